@@ -1,0 +1,10 @@
+// Runs once when the Next.js server starts, before it serves a request.
+export async function register() {
+  // NEXT_RUNTIME is replaced by a constant at build time, which is what keeps
+  // the Node-only start-up code out of the edge bundle. It is the one
+  // process.env read outside server/env.ts, and it is not configuration.
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { startServerRuntime } = await import("./server/system/server-start");
+    await startServerRuntime();
+  }
+}

@@ -1,0 +1,16 @@
+import { defaultShouldDehydrateQuery, QueryClient } from "@tanstack/react-query";
+import superjson from "superjson";
+
+export function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: 5_000, refetchOnWindowFocus: false },
+      dehydrate: {
+        serializeData: superjson.serialize,
+        // Pending queries stream to the browser too, so a server prefetch is never wasted.
+        shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === "pending",
+      },
+      hydrate: { deserializeData: superjson.deserialize },
+    },
+  });
+}

@@ -1,0 +1,12 @@
+// The process-wide database, opened lazily from the validated environment.
+import { getEnv } from "../env";
+import { openDatabase, type Database } from "./client";
+import { resolveDatabaseTarget } from "./database-target";
+
+const globalForDb = globalThis as unknown as { ralphDatabase?: Database };
+
+/** Kept on globalThis so dev-mode module reloads reuse one connection pool. */
+export function getDatabase(): Database {
+  globalForDb.ralphDatabase ??= openDatabase(resolveDatabaseTarget(getEnv().DATABASE_URL, process.cwd()));
+  return globalForDb.ralphDatabase;
+}

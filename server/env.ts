@@ -1,0 +1,50 @@
+// The only module that reads process.env. Everything else imports `env`
+// (or calls parseEnv in tests) so configuration is validated once, at start.
+import { z } from "zod";
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((v) => v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v), {
+    message: 'must start with "file:" (SQLite) or "postgresql://" (PostgreSQL)',
+  });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), databaseUrl.default("file:./data/ralph.db")),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // Where the embedded defaults keep their files (SQLite database, key files).
+  RALPH_DATA_DIR: z.string().min(1).default("./data"),
+  // A PostgreSQL server where tooling and tests may create and drop scratch databases.
+  RALPH_PG_ADMIN_URL: databaseUrl.default("postgresql://postgres@127.0.0.1:5432/postgres"),
+  // How often the sweeper looks for loops whose lease expired (ms).
+  RALPH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      "Invalid environment configuration:\n" +
+        issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n"),
+    );
+    this.name = "EnvError";
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? "?"), message: issue.message })),
+  );
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process, parsed on first use. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
