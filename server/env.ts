@@ -48,3 +48,24 @@ export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/**
+ * The variables a child process (a CLI agent, a check command) may inherit:
+ * only the named ones, never the server's whole environment. This is the one
+ * sanctioned way for other modules to see raw process variables.
+ */
+export function inheritedEnv(allow: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of allow) {
+    const value = process.env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** A provider key or secret from the environment, by name (e.g. OPENAI_API_KEY). */
+export function secretFromEnv(name: string): string | undefined {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name)) return undefined;
+  const value = process.env[name];
+  return value === undefined || value === "" ? undefined : value;
+}
