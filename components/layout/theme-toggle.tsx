@@ -1,19 +1,26 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
+
+const EVENT = "ralph-theme-change";
+const isDark = () => document.documentElement.classList.contains("dark");
+const subscribe = (onChange: () => void) => {
+  window.addEventListener(EVENT, onChange);
+  return () => window.removeEventListener(EVENT, onChange);
+};
 
 export function ThemeToggle() {
-  const [dark, setDark] = useState<boolean | null>(null);
-  useEffect(() => setDark(document.documentElement.classList.contains("dark")), []);
+  // null on the server: the saved theme is only known in the browser.
+  const dark = useSyncExternalStore(subscribe, isDark, () => null);
 
   function toggle() {
-    const next = !document.documentElement.classList.contains("dark");
+    const next = !isDark();
     document.documentElement.classList.toggle("dark", next);
     try {
       localStorage.setItem("theme", next ? "dark" : "light");
     } catch {
       // Private mode: the choice lasts for this page only.
     }
-    setDark(next);
+    window.dispatchEvent(new Event(EVENT));
   }
 
   return (

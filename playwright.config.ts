@@ -1,0 +1,46 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Every run serves the built app on a fresh SQLite database of its own.
+const dataDir = mkdtempSync(join(tmpdir(), "ralph-e2e-"));
+const port = 3210;
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  forbidOnly: true,
+  retries: 0,
+  workers: 1,
+  reporter: [["list"], ["json", { outputFile: "test-reports/playwright.json" }]],
+  timeout: 30_000,
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium; Playwright never downloads a browser here.
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--headless",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { DATABASE_URL: `file:${join(dataDir, "e2e.db")}`, RALPH_DATA_DIR: dataDir },
+    stdout: "pipe",
+  },
+});

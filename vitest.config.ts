@@ -1,0 +1,44 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const alias = {
+  "@": fileURLToPath(new URL(".", import.meta.url)),
+  // Next's server-only guard has no meaning outside Next.
+  "server-only": fileURLToPath(new URL("./node_modules/next/dist/compiled/server-only/empty.js", import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["**/*.test.ts", "**/*.test.tsx"],
+          exclude: ["**/*.db.test.ts", "node_modules/**", "e2e/**", ".next/**"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "db",
+          include: ["**/*.db.test.ts"],
+          exclude: ["node_modules/**", ".next/**"],
+          environment: "node",
+          globalSetup: ["./test/db-global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+    coverage: {
+      provider: "v8",
+      include: ["server/engine/**/*.ts"],
+      exclude: ["**/*.test.ts"],
+      reporter: ["text-summary", "text"],
+      thresholds: { lines: 90 },
+    },
+  },
+});
