@@ -19,6 +19,18 @@ const envSchema = z.object({
   RALPH_PG_ADMIN_URL: databaseUrl.default("postgresql://postgres@127.0.0.1:5432/postgres"),
   // How often the sweeper looks for loops whose lease expired (ms).
   RALPH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  // Signs job requests to the app's own routes. Unset: a key kept in
+  // RALPH_DATA_DIR/job-secret (created 0600 on first start). Several app
+  // instances or workers must share one value.
+  RALPH_JOB_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  // Where the app reaches its own job routes; default http://127.0.0.1:$PORT.
+  RALPH_INTERNAL_URL: z.url().optional(),
+  // Whether this app instance runs loops itself (false: leave them to `npm run worker`).
+  RALPH_RUN_JOBS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  RALPH_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
+  RALPH_HEARTBEAT_MS: z.coerce.number().int().min(50).default(2_000),
+  RALPH_SLICE_BUDGET_MS: z.coerce.number().int().min(1000).default(55_000),
+  RALPH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
 export type Env = z.infer<typeof envSchema>;

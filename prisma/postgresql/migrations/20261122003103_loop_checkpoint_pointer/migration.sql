@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Loop" ADD COLUMN     "checkpointId" TEXT;

@@ -1,0 +1,114 @@
+// Leases: at most one runtime owns a loop at a time. Every write a runtime
+// makes is fenced by its lease owner id (unique per claim), so a runtime whose
+// lease expired and was taken over can no longer write.
+import type { Db } from "./client";
+import type { Loop } from "./generated/sqlite/client";
+
+/** Statuses a runtime picks up right away (running only once its lease is free). */
+export const RUNNABLE_STATUSES = ["queued", "running"] as const;
+/** Statuses a runtime picks up once `nextRunAt` has passed (pacing, throttle, approval deadline). */
+export const SCHEDULED_STATUSES = ["waiting", "awaiting_approval"] as const;
+
+export class LeaseLostError extends Error {
+  constructor(readonly loopId: string) {
+    super(`lease on loop ${loopId} was lost`);
+    this.name = "LeaseLostError";
+  }
+}
+
+const claimableWhere = (now: Date) => ({
+  AND: [
+    { OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: now } }] },
+    {
+      OR: [
+        { status: { in: [...RUNNABLE_STATUSES] } },
+        { status: { in: [...SCHEDULED_STATUSES] }, nextRunAt: { lte: now } },
+      ],
+    },
+  ],
+});
+
+/** Claims one loop if it is runnable and nobody holds a live lease on it. */
+export async function claimLoop(db: Db, loopId: string, owner: string, now: Date, ttlMs: number): Promise<Loop | null> {
+  const claimed = await db.loop.updateMany({
+    where: { id: loopId, ...claimableWhere(now) },
+    data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + ttlMs), version: { increment: 1 } },
+  });
+  if (claimed.count !== 1) return null;
+  return db.loop.findUnique({ where: { id: loopId } });
+}
+
+/**
+ * Claims up to `limit` runnable loops for a worker. PostgreSQL skips rows
+ * another worker is claiming (FOR UPDATE SKIP LOCKED); SQLite has a single
+ * writer, so a compare-and-set per candidate is enough.
+ */
+export async function claimNextLoops(
+  db: Db,
+  kind: "sqlite" | "postgresql",
+  owner: string,
+  now: Date,
+  ttlMs: number,
+  limit: number,
+): Promise<string[]> {
+  const expires = new Date(now.getTime() + ttlMs);
+  if (kind === "postgresql") {
+    const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+      `UPDATE "Loop" SET "leaseOwner" = $1, "leaseExpiresAt" = $2, "version" = "version" + 1
+       WHERE "id" IN (
+         SELECT "id" FROM "Loop"
+         WHERE ("leaseOwner" IS NULL OR "leaseExpiresAt" < $3)
+           AND ("status" IN ('queued', 'running')
+                OR ("status" IN ('waiting', 'awaiting_approval') AND "nextRunAt" <= $3))
+         ORDER BY "nextRunAt" ASC NULLS FIRST, "updatedAt" ASC
+         LIMIT $4
+         FOR UPDATE SKIP LOCKED)
+       RETURNING "id"`,
+      owner,
+      expires,
+      now,
+      limit,
+    );
+    return rows.map((r) => r.id);
+  }
+  const candidates = await db.loop.findMany({
+    where: claimableWhere(now),
+    select: { id: true },
+    orderBy: [{ nextRunAt: "asc" }, { updatedAt: "asc" }],
+    take: limit,
+  });
+  const claimed: string[] = [];
+  for (const { id } of candidates) {
+    const done = await db.loop.updateMany({
+      where: { id, ...claimableWhere(now) },
+      data: { leaseOwner: owner, leaseExpiresAt: expires, version: { increment: 1 } },
+    });
+    if (done.count === 1) claimed.push(id);
+  }
+  return claimed;
+}
+
+/** Renews the lease. Throws LeaseLostError when another runtime took the loop. */
+export async function renewLease(db: Db, loopId: string, owner: string, now: Date, ttlMs: number): Promise<void> {
+  const renewed = await db.loop.updateMany({
+    where: { id: loopId, leaseOwner: owner },
+    data: { leaseExpiresAt: new Date(now.getTime() + ttlMs), lastHeartbeatAt: now },
+  });
+  if (renewed.count !== 1) throw new LeaseLostError(loopId);
+}
+
+/** Ids of loops that need a runtime now: runnable with no live lease, or due. */
+export async function findDueLoops(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db.loop.findMany({ where: claimableWhere(now), select: { id: true }, take: limit });
+  return rows.map((r) => r.id);
+}
+
+/** The earliest time a scheduled loop becomes due, for timers. */
+export async function nextScheduledRun(db: Db): Promise<Date | null> {
+  const row = await db.loop.findFirst({
+    where: { status: { in: [...SCHEDULED_STATUSES] }, nextRunAt: { not: null } },
+    orderBy: { nextRunAt: "asc" },
+    select: { nextRunAt: true },
+  });
+  return row?.nextRunAt ?? null;
+}

@@ -1,0 +1,65 @@
+import { afterEach, expect, it } from "vitest";
+import { describeEachProvider } from "../../test/db-providers";
+import { asOperator, createHarness, improvingAgent, type Harness } from "../../test/runtime-harness";
+import { createLoop } from "../loops/loop-create.service";
+
+describeEachProvider("job runtime", ({ db }) => {
+  let h: Harness | undefined;
+  afterEach(async () => h?.stop());
+
+  const newLoop = (agentKind: string, engineConfig: unknown, start = true) =>
+    createLoop(h!.services, { goal: "reach three ticks", agentKind, definition: { agent: { kind: agentKind } }, engineConfig, start }, asOperator());
+
+  it("runs a loop to completion with evidence and stores every iteration once", async () => {
+    h = createHarness(db(), { improving: improvingAgent(3) });
+    const { id } = await newLoop("improving", { stop: { maxIterations: 10, scoreThreshold: 0.9 } });
+    await h.dispatcher.idle();
+    const loop = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
+    expect(loop).toMatchObject({ status: "completed", iteration: 3, leaseOwner: null });
+    expect(loop.costUsd).toBeCloseTo(0.03);
+    const iterations = await db().prisma.iteration.findMany({ where: { loopId: id }, orderBy: { number: "asc" } });
+    expect(iterations.map((i) => [i.number, i.attempt, i.status])).toEqual([
+      [1, 1, "succeeded"],
+      [2, 1, "succeeded"],
+      [3, 1, "succeeded"],
+    ]);
+    expect(iterations[2]!.meanScore).toBe(1);
+    const checkpoints = await db().prisma.checkpoint.count({ where: { loopId: id } });
+    expect(checkpoints).toBeGreaterThanOrEqual(4);
+    const events = await db().prisma.loopEvent.findMany({ where: { loopId: id }, orderBy: { id: "asc" } });
+    expect(events.map((e) => e.type)).toContain("halted");
+  });
+
+  it("a liar that always claims done never completes", async () => {
+    h = createHarness(db(), {
+      liar: () => ({ output: "done!", claim: { done: true, text: "COMPLETE" }, usage: { input: 10, output: 5, cache: 0 }, costUsd: 0.001, toolCalls: [] }),
+    });
+    const { id } = await newLoop("liar", { stop: { maxIterations: 4, scoreThreshold: 0.9, noProgressIterations: 0 } });
+    await h.dispatcher.idle();
+    const loop = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
+    expect(loop.status).not.toBe("completed");
+    expect(loop.stopType).toBe("max_iterations");
+    const mismatches = await db().prisma.iteration.count({ where: { loopId: id, claimMismatch: true } });
+    expect(mismatches).toBe(4);
+  });
+
+  it("a draft waits until it is started", async () => {
+    h = createHarness(db(), { improving: improvingAgent(2) });
+    const { id } = await newLoop("improving", { stop: { scoreThreshold: 0.9 } }, false);
+    await h.dispatcher.idle();
+    expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).status).toBe("draft");
+    expect(h.calls).toHaveLength(0);
+  });
+
+  it("pacing releases the loop between iterations and picks it up again", async () => {
+    h = createHarness(db(), { improving: improvingAgent(3) });
+    const { id } = await newLoop("improving", { stop: { scoreThreshold: 0.9 }, pacing: { delayMs: 150 } });
+    await new Promise((r) => setTimeout(r, 60));
+    const mid = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
+    expect(mid.status).toBe("waiting");
+    expect(mid.leaseOwner).toBeNull();
+    await new Promise((r) => setTimeout(r, 700));
+    await h.dispatcher.idle();
+    expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).status).toBe("completed");
+  });
+});
