@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["**/*.test.ts", "**/*.test.tsx"],
-          exclude: ["**/*.db.test.ts", "node_modules/**", "e2e/**", ".next/**"],
+          exclude: ["**/*.db.test.ts", "node_modules/**", "e2e/**", ".next/**", "tmp/**"],
           environment: "node",
         },
       },
@@ -25,7 +25,7 @@ export default defineConfig({
         test: {
           name: "db",
           include: ["**/*.db.test.ts"],
-          exclude: ["node_modules/**", ".next/**"],
+          exclude: ["node_modules/**", ".next/**", "tmp/**"],
           environment: "node",
           globalSetup: ["./test/db-global-setup.ts"],
           testTimeout: 60_000,

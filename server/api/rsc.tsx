@@ -5,14 +5,14 @@ import { createTRPCOptionsProxy, type TRPCQueryOptions } from "@trpc/tanstack-re
 import { headers } from "next/headers";
 import { cache, type ReactNode } from "react";
 import { makeQueryClient } from "@/lib/trpc/query-client";
-import { getDatabase } from "../db/database";
+import { getAppRuntime } from "../jobs/app-runtime";
 import { createContext } from "./context";
 import { appRouter, createCaller } from "./root";
 
 /** One QueryClient per request. */
 export const getQueryClient = cache(makeQueryClient);
 
-const createRscContext = cache(async () => createContext({ db: getDatabase(), headers: new Headers(await headers()) }));
+const createRscContext = cache(async () => createContext({ services: getAppRuntime().services, headers: new Headers(await headers()) }));
 
 export const trpc = createTRPCOptionsProxy({
   ctx: createRscContext,

@@ -1,8 +1,8 @@
 // The append-only audit and live-update log. Ids only grow; readers resume
 // from the last id they saw.
-import type { Db } from "./client";
+import type { Database, Db } from "./client";
 import type { Prisma } from "./generated/sqlite/client";
-import type { Tx } from "./tx";
+import { inTransaction, type Tx } from "./tx";
 
 export interface NewLoopEvent {
   loopId: string | null;
@@ -39,18 +39,21 @@ export async function appendEvents(tx: Tx | Db, events: NewLoopEvent[]): Promise
 }
 
 export async function readEventsAfter(
-  db: Db,
+  db: Tx | Db,
   afterId: number,
-  options: { loopId?: string; limit?: number } = {},
+  options: { loopId?: string; limit?: number; throughId?: number } = {},
 ): Promise<StoredLoopEvent[]> {
   return db.loopEvent.findMany({
-    where: { id: { gt: afterId }, ...(options.loopId ? { loopId: options.loopId } : {}) },
+    where: {
+      id: { gt: afterId, ...(options.throughId !== undefined ? { lte: options.throughId } : {}) },
+      ...(options.loopId ? { loopId: options.loopId } : {}),
+    },
     orderBy: { id: "asc" },
     take: options.limit ?? 500,
   });
 }
 
-export async function latestEventId(db: Db): Promise<number> {
+export async function latestEventId(db: Tx | Db): Promise<number> {
   const last = await db.loopEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
   return last?.id ?? 0;
 }
@@ -69,4 +72,71 @@ export async function listEvents(
     orderBy: { id: "desc" },
     take: options.limit,
   });
+}
+
+export interface EventIdWindow {
+  /** Ids after `afterId` across all loops, ascending: a live reader needs the
+   *  unfiltered sequence to tell a gap from another loop's event. */
+  ids: number[];
+  /** PostgreSQL only: the bounds of the very snapshot the ids were read in, so a
+   *  reader can tell when every transaction that could still fill a gap has ended. */
+  snapshot: { xmin: bigint; xmax: bigint } | null;
+}
+
+/**
+ * Runs `read` so that it sees committed rows only. Prisma's better-sqlite3
+ * adapter has a single connection, and a query outside a transaction runs on it
+ * even while another caller's interactive transaction is open there: it sees
+ * that transaction's uncommitted rows. A live reader would deliver an event
+ * that may still roll back, and SQLite's AUTOINCREMENT then hands the same id to
+ * the next event, which the reader would skip. Inside $transaction the adapter's
+ * mutex first waits for the open transaction. PostgreSQL reads on its own
+ * pooled connection and never sees uncommitted rows.
+ */
+function committedRead<T>(database: Database, read: (db: Tx | Db) => Promise<T>): Promise<T> {
+  return database.kind === "sqlite" ? inTransaction(database.prisma, read) : read(database.prisma);
+}
+
+/** readEventsAfter for live readers: committed events only (see committedRead). */
+export function readCommittedEventsAfter(
+  database: Database,
+  afterId: number,
+  options: { loopId?: string; limit?: number; throughId?: number } = {},
+): Promise<StoredLoopEvent[]> {
+  return committedRead(database, (db) => readEventsAfter(db, afterId, options));
+}
+
+/** latestEventId for live readers: the newest committed id (see committedRead). */
+export function latestCommittedEventId(database: Database): Promise<number> {
+  return committedRead(database, (db) => latestEventId(db));
+}
+
+export async function readEventIdsAfter(database: Database, afterId: number, limit: number): Promise<EventIdWindow> {
+  if (database.kind === "sqlite") {
+    const rows = await committedRead(database, (db) =>
+      db.loopEvent.findMany({ where: { id: { gt: afterId } }, orderBy: { id: "asc" }, take: limit, select: { id: true } }),
+    );
+    return { ids: rows.map((r) => r.id), snapshot: null };
+  }
+  // One statement, so the snapshot reported is the one the ids were read in.
+  // The lateral join keeps one row (with a null id) when there are no ids.
+  const rows = await database.prisma.$queryRaw<{ id: number | null; xmin: string; xmax: string }[]>`
+    WITH s AS (SELECT pg_current_snapshot() AS snap)
+    SELECT e.id, pg_snapshot_xmin(s.snap)::text AS xmin, pg_snapshot_xmax(s.snap)::text AS xmax
+    FROM s LEFT JOIN LATERAL (
+      SELECT id FROM "LoopEvent" WHERE id > ${afterId} ORDER BY id LIMIT ${limit}
+    ) e ON true
+    ORDER BY e.id`;
+  const first = rows[0];
+  return {
+    ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])),
+    snapshot: first ? { xmin: BigInt(first.xmin), xmax: BigInt(first.xmax) } : null,
+  };
+}
+
+/** Wakes listeners in other processes (PostgreSQL LISTEN ralph_events). Runs
+ *  outside any transaction: NOTIFY inside one would only fire at its commit anyway. */
+export async function sendEventsNotification(database: Database, channel: string): Promise<void> {
+  if (database.kind !== "postgresql") return;
+  await database.prisma.$executeRaw`SELECT pg_notify(${channel}, '')`;
 }

@@ -9,6 +9,8 @@ import { LeaseLostError } from "./loop-lease.repo";
 import { settleControlRequests } from "./controls.repo";
 import { inTransaction, type Tx } from "./tx";
 
+const TERMINAL = ["completed", "failed", "stopped", "cancelled"];
+
 export interface CheckpointRow {
   id: string;
   iteration: number;
@@ -68,6 +70,13 @@ export async function commitStep(db: Db, write: StepWrite): Promise<void> {
     }
     await appendEvents(tx, write.events);
     await settleControlRequests(tx, write.acks);
+    if (typeof write.loop.status === "string" && TERMINAL.includes(write.loop.status)) {
+      // Nothing will ever apply what is still pending: say so instead of leaving it hanging.
+      await tx.controlRequest.updateMany({
+        where: { loopId: write.loopId, status: "pending" },
+        data: { status: "rejected", result: `the loop ended (${write.loop.status}) before this was applied`, appliedAt: new Date() },
+      });
+    }
     for (const d of write.decidedApprovals ?? []) {
       // An operator decision was already recorded by the API; a deadline default is recorded here.
       await tx.approval.updateMany({

@@ -18,6 +18,12 @@ export class LocalDispatcher implements Dispatcher {
     return this.active.size;
   }
 
+  /** Runs a loop this process already holds the lease on (claimed in a batch). */
+  runClaimed(loopId: string, owner: string): void {
+    if (this.stopped || !this.runtime || this.active.has(loopId)) return;
+    this.track(loopId, runSlice(this.runtime, loopId, owner));
+  }
+
   dispatch(loopId: string): void {
     if (this.stopped || !this.runtime) return;
     // One slice per loop per process; a dispatch during a slice runs once more after it.
@@ -25,7 +31,11 @@ export class LocalDispatcher implements Dispatcher {
       this.again.add(loopId);
       return;
     }
-    const run = runSlice(this.runtime, loopId)
+    this.track(loopId, runSlice(this.runtime, loopId));
+  }
+
+  private track(loopId: string, slice: Promise<SliceResult>) {
+    const run = slice
       .catch((error: unknown) => {
         this.errors.push(error);
         return undefined;

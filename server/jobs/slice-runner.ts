@@ -57,10 +57,17 @@ const OUTCOME: Record<Exclude<StepDecision["kind"] | PreflightDecision["kind"], 
   pause: "paused",
 };
 
-export async function runSlice(rt: JobRuntime, loopId: string): Promise<SliceResult> {
-  const owner = `${rt.instanceId}:${randomUUID()}`;
+/**
+ * Runs one slice of a loop. `claimedAs` is the lease owner when the caller
+ * already claimed the loop (a worker claiming in batches); otherwise the
+ * slice claims it and returns at once if another runtime holds it.
+ */
+export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: string): Promise<SliceResult> {
+  const owner = claimedAs ?? `${rt.instanceId}:${randomUUID()}`;
   const now = () => new Date(rt.engine.now());
-  const claimed = await claimLoop(rt.db.prisma, loopId, owner, now(), rt.settings.leaseMs);
+  const claimed = claimedAs
+    ? await rt.db.prisma.loop.findFirst({ where: { id: loopId, leaseOwner: claimedAs } })
+    : await claimLoop(rt.db.prisma, loopId, owner, now(), rt.settings.leaseMs);
   if (!claimed) return { claimed: false, iterations: 0, outcome: "not_claimable" };
 
   const keeper = new LeaseKeeper(rt, loopId, owner);

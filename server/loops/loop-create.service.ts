@@ -5,6 +5,7 @@ import type { Prisma } from "../db/generated/sqlite/client";
 import { inTransaction } from "../db/tx";
 import { conflict, invalidInput, notFound } from "../errors";
 import { checkpointRow, loopPatch } from "../jobs/step-mapping";
+import { storedDefinition, type LoopDefinition } from "./loop-definition";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
 
 export interface NewLoop {
@@ -124,5 +125,21 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
     { goal: source.goal, name: source.name ? `${source.name} (fork)` : "", agentKind: source.agentKind, definition: source.config as Record<string, unknown>, engineConfig: snapshot.config, start },
     acting,
     { forkedFromId: loopId, forkedFromIteration: iteration, eventType: "loop_forked", reason: `forked from iteration ${iteration}` },
+  );
+}
+
+/** Creates a loop from a validated definition (the API's and the form's shape). */
+export function createLoopFromDefinition(svc: LoopServices, definition: LoopDefinition, start: boolean, acting: ActingAs) {
+  return createLoop(
+    svc,
+    {
+      goal: definition.goal,
+      name: definition.name,
+      agentKind: definition.agent.kind,
+      definition: storedDefinition(definition),
+      engineConfig: definition.loop,
+      start,
+    },
+    acting,
   );
 }

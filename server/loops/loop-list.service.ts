@@ -4,6 +4,8 @@ import { countLoops, listLoops, type LoopListQuery } from "../db/loops.repo";
 
 export interface LoopSummary {
   id: string;
+  /** The status to show: "interrupting" while an interrupt or kill waits for its safe point. */
+  displayStatus: string;
   name: string;
   goal: string;
   agentKind: string;
@@ -23,8 +25,17 @@ export interface LoopSummary {
 
 export async function listLoopSummaries(db: Database, query: LoopListQuery) {
   const [page, total] = await Promise.all([listLoops(db.prisma, query), countLoops(db.prisma, query)]);
+  const interrupting = new Set(
+    (
+      await db.prisma.controlRequest.findMany({
+        where: { loopId: { in: page.items.map((l) => l.id) }, status: "pending", kind: { in: ["interrupt", "kill"] } },
+        select: { loopId: true },
+      })
+    ).map((c) => c.loopId),
+  );
   const items: LoopSummary[] = page.items.map((l) => ({
     id: l.id,
+    displayStatus: interrupting.has(l.id) && ["running", "queued", "waiting"].includes(l.status) ? "interrupting" : l.status,
     name: l.name,
     goal: l.goal,
     agentKind: l.agentKind,

@@ -1,13 +1,16 @@
-// What the app does at start: check the environment, make the database ready.
+// What the app does at start: check the environment, make the database ready,
+// and start the sweeper that resumes loops left behind by a crash.
 import { getEnv } from "../env";
 import { prepareDatabase } from "../db/bootstrap";
 import { resolveDatabaseTarget } from "../db/database-target";
+import { startAppSweeper } from "../jobs/app-runtime";
 
 export async function startServerRuntime() {
   const env = getEnv(); // a bad variable fails here, naming it
   const target = resolveDatabaseTarget(env.DATABASE_URL, process.cwd());
   const applied = await prepareDatabase(target, process.cwd());
   const where = target.kind === "sqlite" ? target.file : new URL(target.url).pathname.slice(1);
+  startAppSweeper();
   console.log(
     `Ralph Control: ${target.kind} database ${where} ` +
       (applied.length ? `migrated (${applied.join(", ")})` : "is up to date"),

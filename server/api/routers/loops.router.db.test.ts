@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../../../test/db-providers";
+import { createHarness } from "../../../test/runtime-harness";
 import { createContext } from "../context";
 import { createCaller } from "../root";
 
 describeEachProvider("loops router", ({ db }) => {
-  const caller = () => createCaller(createContext({ db: db() }));
+  const caller = () => createCaller(createContext({ services: createHarness(db(), {}).services }));
 
   beforeAll(async () => {
     const base = Date.UTC(2026, 0, 1);

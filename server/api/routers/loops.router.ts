@@ -1,6 +1,14 @@
 import { z } from "zod";
+import { iterationPage } from "../../db/iterations.repo";
 import { listLoopSummaries } from "../../loops/loop-list.service";
+import { getLoopDetail } from "../../loops/loop-detail.service";
+import { createLoopFromDefinition } from "../../loops/loop-create.service";
+import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
+import { loopControlsRouter } from "./loop-controls.router";
+
+const viewer = roleProcedure("viewer");
+const loopId = z.string().min(1).max(100);
 
 export const loopListInput = z.object({
   status: z.array(z.string().min(1)).max(20).optional(),
@@ -12,8 +20,25 @@ export const loopListInput = z.object({
   cursor: z.string().min(1).optional(),
 });
 
+
+// The New-loop form is generated from this, the same schema `create` validates with.
+const formSchema = z.toJSONSchema(loopDefinitionSchema, { io: "input", unrepresentable: "any" });
+
 export const loopsRouter = router({
-  list: roleProcedure("viewer")
-    .input(loopListInput)
-    .query(({ ctx, input }) => listLoopSummaries(ctx.db, input)),
+  create: roleProcedure("operator")
+    .input(loopDefinitionSchema.extend({ start: z.boolean().default(true) }))
+    .mutation(({ ctx, input }) => {
+      const { start, ...definition } = input;
+      return createLoopFromDefinition(ctx.services, definition, start, { actor: ctx.actor, reason: "created from the API" });
+    }),
+  formSchema: viewer.query(() => formSchema),
+  list: viewer.input(loopListInput).query(({ ctx, input }) => listLoopSummaries(ctx.db, input)),
+  byId: viewer.input(z.object({ id: loopId })).query(({ ctx, input }) => getLoopDetail(ctx.db, input.id, ctx.services.engine.now())),
+  iterations: viewer
+    .input(z.object({ id: loopId, beforeNumber: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(100).default(20) }))
+    .query(async ({ ctx, input }) => {
+      const items = await iterationPage(ctx.db.prisma, input.id, input);
+      return { items, nextBeforeNumber: items.length === input.limit ? items[items.length - 1]?.number : undefined };
+    }),
+  ...loopControlsRouter._def.record,
 });

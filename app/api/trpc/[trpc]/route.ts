@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/context";
-import { getDatabase } from "@/server/db/database";
+import { getAppRuntime } from "@/server/jobs/app-runtime";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,7 @@ const handler = (req: Request) =>
     endpoint: "/api/trpc",
     req,
     router: appRouter,
-    createContext: () => createContext({ db: getDatabase(), headers: req.headers }),
+    createContext: () => createContext({ services: getAppRuntime().services, headers: req.headers }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
     },

@@ -1,0 +1,38 @@
+// npm run worker: runs loops from the database in this process, beside (or
+// instead of) the app. Stops cleanly on SIGINT/SIGTERM: running slices finish
+// their current iteration; anything cut short resumes from its checkpoint.
+import { getEnv } from "../server/env";
+import { prepareDatabase } from "../server/db/bootstrap";
+import { getDatabase } from "../server/db/database";
+import { DEFAULT_SETTINGS } from "../server/jobs/runtime-deps";
+import { startWorker } from "../server/jobs/worker";
+import { notifyEventsWritten } from "../server/loops/event-wakeups";
+import { createLoopPorts } from "../server/loops/ports-factory";
+
+const env = getEnv();
+const db = getDatabase();
+await prepareDatabase(db.target, process.cwd());
+
+const worker = startWorker({
+  db,
+  ports: createLoopPorts,
+  concurrency: env.RALPH_WORKER_CONCURRENCY,
+  pollMs: 250,
+  settings: { ...DEFAULT_SETTINGS, leaseMs: env.RALPH_LEASE_MS, heartbeatMs: env.RALPH_HEARTBEAT_MS, sliceBudgetMs: env.RALPH_SLICE_BUDGET_MS },
+  onEventsWritten: () => void notifyEventsWritten(db).catch(() => undefined),
+  log: (m) => console.warn(m),
+});
+console.log(`Ralph Control worker ${worker.runtime.instanceId}: ${db.kind}, up to ${env.RALPH_WORKER_CONCURRENCY} loops at once`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`worker: ${signal}, finishing running iterations…`);
+    void worker.stop().then(async () => {
+      await db.close();
+      process.exit(0);
+    });
+  });
+}

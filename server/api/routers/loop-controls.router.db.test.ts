@@ -1,0 +1,156 @@
+// Every operator control through the tRPC caller, against a real runtime on
+// SQLite and PostgreSQL.
+import { TRPCError } from "@trpc/server";
+import { afterEach, expect, it } from "vitest";
+import { describeEachProvider } from "../../../test/db-providers";
+import { asOperator, createHarness, waitFor, type Harness, type ScriptedAgent } from "../../../test/runtime-harness";
+import { createLoop } from "../../loops/loop-create.service";
+import { createContext } from "../context";
+import { createCaller } from "../root";
+
+/** Takes `ms` per call (honouring aborts) and solves the goal on call `solvedAt`. */
+const slowAgent =
+  (ms: number, solvedAt = 99): ScriptedAgent =>
+  (req) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => resolve({ output: `attempt ${req.iteration}: ${"✓".repeat(Math.min(req.iteration, solvedAt))}`, claim: { done: false }, usage: { input: 10, output: 5, cache: 0 }, costUsd: 0.001, toolCalls: [] }),
+        ms,
+      );
+      req.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new Error("aborted"));
+      });
+    });
+
+describeEachProvider("loop controls", ({ db }) => {
+  let h: Harness;
+  afterEach(async () => h?.stop());
+
+  const setup = (agent: ScriptedAgent, solvedAt = 3) => {
+    h = createHarness(db(), { agent }, { scorers: [{ name: "progress", score: ({ output }) => ({ score: Math.min(1, (output.match(/✓/g)?.length ?? 0) / solvedAt) }) }] });
+    return createCaller(createContext({ services: h.services }));
+  };
+  const start = async (engineConfig: unknown) =>
+    (await createLoop(h.services, { goal: "tick three times", agentKind: "agent", definition: {}, engineConfig, start: true }, asOperator())).id;
+  const loopRow = (id: string) => db().prisma.loop.findUniqueOrThrow({ where: { id } });
+  const statusIs = (id: string, status: string) => waitFor(() => loopRow(id), (l) => l.status === status);
+
+  it("interrupt shows interrupting, then pauses after the iteration; resume finishes", async () => {
+    const api = setup(slowAgent(200, 3));
+    const id = await start({ stop: { scoreThreshold: 0.9 } });
+    await waitFor(() => loopRow(id), (l) => l.inflightIteration === 1);
+    await api.loops.interrupt({ id, reason: "lunch" });
+    expect((await api.loops.byId({ id })).loop.displayStatus).toBe("interrupting");
+    await statusIs(id, "paused");
+    expect(await db().prisma.iteration.count({ where: { loopId: id, status: "succeeded" } })).toBe(1);
+    expect((await api.loops.resume({ id })).outcome).toBe("stored");
+    await statusIs(id, "completed");
+    const events = await db().prisma.loopEvent.findMany({ where: { loopId: id, type: "control_requested" } });
+    expect(events.map((e) => e.actor)).toEqual(["local", "local"]);
+    expect(events[0]!.reason).toBe("lunch");
+  });
+
+  it("kill aborts the running agent, records the iteration as interrupted, and pauses", async () => {
+    const api = setup(slowAgent(5_000));
+    const id = await start({});
+    await waitFor(() => loopRow(id), (l) => l.inflightIteration === 1);
+    const before = Date.now();
+    await api.loops.kill({ id, reason: "runaway" });
+    await statusIs(id, "paused");
+    expect(Date.now() - before).toBeLessThan(2_000);
+    const rows = await db().prisma.iteration.findMany({ where: { loopId: id } });
+    expect(rows.map((r) => r.status)).toEqual(["interrupted"]);
+  });
+
+  it("resume is idempotent and a control on an ended loop is a CONFLICT", async () => {
+    const api = setup(slowAgent(1, 2), 2);
+    const id = await start({ stop: { scoreThreshold: 0.9 } });
+    await statusIs(id, "completed");
+    const error = await api.loops.resume({ id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TRPCError);
+    expect((error as TRPCError).code).toBe("CONFLICT");
+    const id2 = await start({ stop: { maxIterations: 50 } });
+    await api.loops.interrupt({ id: id2 });
+    await statusIs(id2, "paused");
+    expect((await api.loops.interrupt({ id: id2 })).outcome).toBe("noop");
+    expect((await api.loops.resume({ id: id2 })).outcome).toBe("stored");
+    expect((await api.loops.resume({ id: id2 })).outcome).toBe("noop");
+    await api.loops.terminate({ id: id2, reason: "enough" });
+    await waitFor(() => loopRow(id2), (l) => ["stopped", "completed", "failed"].includes(l.status));
+    const recorded = await db().prisma.controlRequest.count({ where: { loopId: id2 } });
+    expect(recorded).toBe(5);
+  });
+
+  it("a nudge and a forced handoff reach the next iteration's input", async () => {
+    const api = setup(slowAgent(150));
+    const id = await start({ stop: { maxIterations: 3, noProgressIterations: 0 } });
+    await waitFor(() => loopRow(id), (l) => l.inflightIteration === 1);
+    await api.loops.nudge({ id, message: "check the README first" });
+    await api.loops.forceHandoff({ id, reason: "context is stale" });
+    await waitFor(() => loopRow(id), (l) => l.iteration >= 2);
+    const second = h.calls.find((c) => c.iteration === 2)!;
+    expect(second.input).toContain("[Operator nudge]");
+    expect(second.input).toContain("check the README first");
+    expect(second.continuation ?? second.input).toMatch(/iteration/i);
+    const handoffs = await db().prisma.loopEvent.count({ where: { loopId: id, type: "handoff" } });
+    expect(handoffs).toBeGreaterThanOrEqual(1);
+  });
+
+  it("an approval gate: request changes reaches the input, approve continues", async () => {
+    const api = setup(slowAgent(1, 3));
+    const id = await start({ stop: { scoreThreshold: 0.9 }, approvals: { periodic: { every: 1, deadline: 0 } } });
+    await statusIs(id, "awaiting_approval");
+    const gate = await db().prisma.approval.findFirstOrThrow({ where: { loopId: id, status: "pending" } });
+    expect(gate.gate).toBe("periodic");
+    await api.loops.requestChanges({ id, comment: "use shorter sentences" });
+    await statusIs(id, "awaiting_approval");
+    expect(h.calls.find((c) => c.iteration === 2)!.input).toContain("use shorter sentences");
+    await api.loops.approve({ id, comment: "ship it" });
+    await statusIs(id, "completed");
+    const decided = await db().prisma.approval.findMany({ where: { loopId: id }, orderBy: { requestedAt: "asc" } });
+    expect(decided.map((a) => a.status)).toEqual(["changes_requested", "approved"]);
+    expect(decided[1]!.comment).toBe("ship it");
+    const error = await api.loops.approve({ id: (await start({})) }).catch((e: unknown) => e);
+    expect((error as TRPCError).code).toBe("CONFLICT");
+  });
+
+  it("limits can be changed on a live loop, and bad limits are refused", async () => {
+    const api = setup(slowAgent(100));
+    const id = await start({ stop: { maxIterations: 20, noProgressIterations: 0 } });
+    const bad = await api.loops.updateLimits({ id, patch: { stop: { maxIterations: 0 } } }).catch((e: unknown) => e);
+    expect((bad as TRPCError).code).toBe("BAD_REQUEST");
+    await api.loops.updateLimits({ id, patch: { stop: { maxIterations: 2 } } });
+    await waitFor(() => loopRow(id), (l) => l.status === "stopped" || l.status === "failed" || l.status === "completed");
+    const loop = await loopRow(id);
+    expect(loop.stopType).toBe("max_iterations");
+    expect(loop.iteration).toBe(2);
+  });
+
+  it("fork starts a new loop from an iteration's checkpoint", async () => {
+    const api = setup(slowAgent(1, 3));
+    const id = await start({ stop: { maxIterations: 2, noProgressIterations: 0 } });
+    await waitFor(() => loopRow(id), (l) => l.status === "stopped");
+    const fork = await api.loops.fork({ id, iteration: 1, reason: "try again from 1" });
+    await waitFor(() => loopRow(fork.id), (l) => !["queued", "running"].includes(l.status));
+    const forked = await loopRow(fork.id);
+    expect(forked.forkedFromId).toBe(id);
+    expect(forked.iteration).toBe(2);
+  });
+
+  it("interrupt, resume and kill sent at once end in one consistent state, each recorded", async () => {
+    const api = setup(slowAgent(300));
+    const id = await start({ stop: { maxIterations: 50, noProgressIterations: 0 } });
+    await waitFor(() => loopRow(id), (l) => l.inflightIteration === 1);
+    const results = await Promise.allSettled([api.loops.interrupt({ id }), api.loops.resume({ id }), api.loops.kill({ id })]);
+    expect(results.every((r) => r.status === "fulfilled")).toBe(true);
+    await waitFor(() => db().prisma.controlRequest.count({ where: { loopId: id, status: "pending" } }), (n) => n === 0);
+    const loop = await loopRow(id);
+    expect(["paused", "running", "waiting", "queued"]).toContain(loop.status);
+    const requests = await db().prisma.controlRequest.findMany({ where: { loopId: id } });
+    expect(requests).toHaveLength(3);
+    const events = await db().prisma.loopEvent.count({ where: { loopId: id, type: "control_requested" } });
+    expect(events).toBe(3);
+    if (loop.status === "paused") expect(loop.leaseOwner).toBeNull();
+  });
+});

@@ -1,0 +1,56 @@
+// The job runtime of this app process: slices run in route handlers, reached
+// through signed requests to the app's own job route.
+import { getEnv } from "../env";
+import { getDatabase } from "../db/database";
+import { createLoopPorts } from "../loops/ports-factory";
+import type { LoopServices } from "../loops/loop-services";
+import { HttpDispatcher } from "./http-dispatcher";
+import { createJobSigner, resolveJobSecret, type JobSigner } from "./job-signing";
+import { DEFAULT_SETTINGS, type Dispatcher, type JobRuntime } from "./runtime-deps";
+import { startSweeper, type Sweeper } from "./sweeper";
+import { systemDeps } from "./system-deps";
+import { notifyEventsWritten } from "../loops/event-wakeups";
+
+export interface AppRuntime {
+  jobs: JobRuntime;
+  services: LoopServices;
+  signer: JobSigner;
+}
+
+/** Leaves loops to standalone workers (`RALPH_RUN_JOBS=false`): they poll for due loops. */
+const workersOnly: Dispatcher = { dispatch: () => undefined, dispatchAt: () => undefined };
+
+const globalForRuntime = globalThis as unknown as { ralphRuntime?: AppRuntime; ralphSweeper?: Sweeper };
+
+export function getAppRuntime(): AppRuntime {
+  if (globalForRuntime.ralphRuntime) return globalForRuntime.ralphRuntime;
+  const env = getEnv();
+  const db = getDatabase();
+  const signer = createJobSigner(resolveJobSecret(env.RALPH_JOB_SECRET, env.RALPH_DATA_DIR));
+  const baseUrl = env.RALPH_INTERNAL_URL ?? `http://127.0.0.1:${env.PORT}`;
+  const dispatcher = env.RALPH_RUN_JOBS ? new HttpDispatcher(baseUrl, signer) : workersOnly;
+  const jobs: JobRuntime = {
+    db,
+    ports: createLoopPorts,
+    dispatcher,
+    engine: systemDeps,
+    settings: {
+      ...DEFAULT_SETTINGS,
+      leaseMs: env.RALPH_LEASE_MS,
+      heartbeatMs: env.RALPH_HEARTBEAT_MS,
+      sliceBudgetMs: env.RALPH_SLICE_BUDGET_MS,
+    },
+    instanceId: `app-${process.pid}`,
+    onEventsWritten: () => void notifyEventsWritten(db).catch(() => undefined),
+  };
+  globalForRuntime.ralphRuntime = { jobs, services: { db, dispatcher, engine: systemDeps }, signer };
+  return globalForRuntime.ralphRuntime;
+}
+
+/** Starts the sweeper once per process (server start). */
+export function startAppSweeper() {
+  const env = getEnv();
+  if (!env.RALPH_RUN_JOBS || globalForRuntime.ralphSweeper) return;
+  const runtime = getAppRuntime();
+  globalForRuntime.ralphSweeper = startSweeper(runtime.jobs.db, runtime.jobs.dispatcher, env.RALPH_SWEEP_INTERVAL_MS, { initialDelayMs: 1000 });
+}

@@ -1,0 +1,141 @@
+// Crash safety with real processes: workers are spawned, SIGKILLed, stopped
+// (SIGSTOP) and raced against each other; the agent is a real CLI script.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { describeEachProvider } from "../../test/db-providers";
+import { asOperator, waitFor } from "../../test/runtime-harness";
+import { countingAgent, readCalls, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
+import { LocalDispatcher } from "./local-dispatcher";
+import { systemDeps } from "./system-deps";
+import { createLoopFromDefinition } from "../loops/loop-create.service";
+import { loopDefinitionSchema } from "../loops/loop-definition";
+
+describeEachProvider("crash safety", ({ db, kind, temp }) => {
+  const workers: WorkerProcess[] = [];
+  afterEach(async () => {
+    for (const w of workers.splice(0)) await stopWorker(w, "SIGKILL");
+  });
+  // Loops are created without dispatching: only the worker processes run them.
+  const services = () => ({ db: db(), dispatcher: new LocalDispatcher(), engine: systemDeps });
+
+  async function createLoops(count: number, countFile: string, sleepMs: number, maxIterations: number) {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const definition = loopDefinitionSchema.parse({
+        goal: `crash loop ${i}`,
+        agent: countingAgent(countFile, sleepMs),
+        loop: { stop: { maxIterations, noProgressIterations: 0, maxConsecutiveFailures: 0 }, health: { checkInterval: 0 } },
+      });
+      ids.push((await createLoopFromDefinition(services(), definition, true, asOperator())).id);
+    }
+    return ids;
+  }
+
+  const allEnded = (ids: string[]) =>
+    waitFor(
+      () => db().prisma.loop.findMany({ where: { id: { in: ids } }, select: { status: true } }),
+      (rows) => rows.every((r) => ["stopped", "completed", "failed"].includes(r.status)),
+      90_000,
+    );
+
+  it(
+    "SIGKILL mid-iteration: every loop resumes and finishes, nothing is stored or counted twice",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "ralph-crash-"));
+      const countFile = join(dir, "calls.txt");
+      const ids = await createLoops(20, countFile, 400, 3);
+      const first = spawnWorker(temp().target);
+      workers.push(first);
+      // Wait until every loop has an iteration in flight, then kill -9.
+      await waitFor(
+        () => db().prisma.loop.count({ where: { id: { in: ids }, inflightIteration: { not: null } } }),
+        (n) => n === 20,
+        60_000,
+      );
+      first.child.kill("SIGKILL");
+      await first.exited;
+
+      const second = spawnWorker(temp().target);
+      workers.push(second);
+      await allEnded(ids);
+
+      const loops = await db().prisma.loop.findMany({ where: { id: { in: ids } } });
+      const rows = await db().prisma.iteration.findMany({ where: { loopId: { in: ids } } });
+      let interrupted = 0;
+      for (const loop of loops) {
+        expect(loop.status).toBe("stopped");
+        expect(loop.stopType).toBe("max_iterations");
+        const mine = rows.filter((r) => r.loopId === loop.id);
+        const done = mine.filter((r) => r.status !== "interrupted");
+        // Each iteration number is stored once as run, plus interrupted attempts.
+        expect(done.map((r) => r.number).sort()).toEqual([1, 2, 3]);
+        const broken = mine.filter((r) => r.status === "interrupted");
+        interrupted += broken.length;
+        for (const b of broken) expect(done.some((d) => d.number === b.number && d.attempt > b.attempt)).toBe(true);
+        // Cost and tokens: exactly what the committed iterations report.
+        expect(loop.costUsd).toBeCloseTo(done.reduce((s, r) => s + r.costUsd, 0), 10);
+        expect(loop.costUsd).toBeCloseTo(0.03, 10);
+        expect(loop.tokensIn).toBe(300);
+      }
+      expect(interrupted).toBe(20);
+    },
+    120_000,
+  );
+
+  it(
+    "a worker that stops heartbeating loses its loops, and cannot write when it comes back",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "ralph-lease-"));
+      const countFile = join(dir, "calls.txt");
+      const [id] = await createLoops(1, countFile, 3_000, 1);
+      const stale = spawnWorker(temp().target);
+      workers.push(stale);
+      await waitFor(() => db().prisma.loop.findUniqueOrThrow({ where: { id: id! } }), (l) => l.inflightIteration === 1, 30_000);
+      const staleOwner = (await db().prisma.loop.findUniqueOrThrow({ where: { id: id! } })).leaseOwner;
+      stale.child.kill("SIGSTOP"); // frozen: no heartbeats, no writes
+
+      const fresh = spawnWorker(temp().target);
+      workers.push(fresh);
+      await waitFor(
+        () => db().prisma.loop.findUniqueOrThrow({ where: { id: id! } }),
+        (l) => l.leaseOwner !== null && l.leaseOwner !== staleOwner,
+        30_000,
+      );
+      await allEnded([id!]);
+      stale.child.kill("SIGCONT"); // it wakes up with a finished agent call and tries to commit
+      await new Promise((r) => setTimeout(r, 4_000));
+
+      // Both agents ran (the stale one finished its call), but only one result was stored.
+      expect(readCalls(countFile)).toHaveLength(2);
+      const rows = await db().prisma.iteration.findMany({ where: { loopId: id! } });
+      expect(rows.filter((r) => r.status !== "interrupted")).toHaveLength(1);
+      const loop = await db().prisma.loop.findUniqueOrThrow({ where: { id: id! } });
+      expect(loop.costUsd).toBeCloseTo(0.01, 10);
+      expect(loop.leaseOwner).toBeNull();
+    },
+    120_000,
+  );
+
+  it.runIf(kind === "postgresql")(
+    "two workers race over 50 loops: every iteration runs exactly once",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "ralph-race-"));
+      const countFile = join(dir, "calls.txt");
+      const ids = await createLoops(50, countFile, 0, 3);
+      workers.push(spawnWorker(temp().target, { RALPH_WORKER_CONCURRENCY: "25" }));
+      workers.push(spawnWorker(temp().target, { RALPH_WORKER_CONCURRENCY: "25" }));
+      await allEnded(ids);
+      const calls = readCalls(countFile);
+      expect(calls).toHaveLength(150);
+      const keys = new Set(calls.map((c) => `${c.loopId}:${c.iteration}`));
+      expect(keys.size).toBe(150);
+      const pids = new Set(calls.map((c) => c.pid));
+      expect(pids.size).toBe(150);
+      const rows = await db().prisma.iteration.count({ where: { loopId: { in: ids } } });
+      expect(rows).toBe(150);
+    },
+    120_000,
+  );
+});

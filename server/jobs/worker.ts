@@ -1,0 +1,73 @@
+// The standalone worker (`npm run worker`): the same job runtime as the app,
+// without Next. Several workers and app instances can share one PostgreSQL
+// database; leases make sure a loop runs on exactly one of them at a time.
+import { randomUUID } from "node:crypto";
+import { claimNextLoops } from "../db/loop-lease.repo";
+import type { Database } from "../db/client";
+import { LocalDispatcher } from "./local-dispatcher";
+import type { JobRuntime, PortsFactory, RuntimeSettings } from "./runtime-deps";
+import { systemDeps } from "./system-deps";
+
+export interface WorkerOptions {
+  db: Database;
+  ports: PortsFactory;
+  settings: RuntimeSettings;
+  concurrency: number;
+  pollMs: number;
+  instanceId?: string;
+  onEventsWritten?: () => void;
+  log?: (message: string) => void;
+}
+
+export interface Worker {
+  runtime: JobRuntime;
+  dispatcher: LocalDispatcher;
+  stop(): Promise<void>;
+  done: Promise<void>;
+}
+
+export function startWorker(options: WorkerOptions): Worker {
+  const dispatcher = new LocalDispatcher();
+  const instanceId = options.instanceId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const runtime: JobRuntime = {
+    db: options.db,
+    ports: options.ports,
+    dispatcher,
+    engine: systemDeps,
+    settings: options.settings,
+    instanceId,
+    onEventsWritten: options.onEventsWritten,
+  };
+  dispatcher.attach(runtime);
+  const stopping = new AbortController();
+
+  const done = (async () => {
+    while (!stopping.signal.aborted) {
+      const free = options.concurrency - dispatcher.activeCount;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const owner = `${instanceId}:${randomUUID()}`;
+          const ids = await claimNextLoops(options.db.prisma, options.db.kind, owner, new Date(), options.settings.leaseMs, free);
+          for (const id of ids) dispatcher.runClaimed(id, owner);
+          claimed = ids.length;
+        } catch (error) {
+          options.log?.(`worker ${instanceId}: claim failed: ${String(error)}`);
+        }
+      }
+      // Busy: look again at once; idle: wait a poll interval.
+      if (claimed === 0) await systemDeps.sleep(options.pollMs, stopping.signal);
+    }
+    await dispatcher.stop();
+  })();
+
+  return {
+    runtime,
+    dispatcher,
+    done,
+    async stop() {
+      stopping.abort();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Real worker processes for crash, race and lease tests.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import type { DatabaseTarget } from "../server/db/database-target";
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+export function spawnWorker(target: DatabaseTarget, env: Record<string, string> = {}): WorkerProcess {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", join(process.cwd(), "scripts/worker.ts")], {
+    cwd: process.cwd(),
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATABASE_URL: target.url,
+      RALPH_LEASE_MS: "2000",
+      RALPH_HEARTBEAT_MS: "200",
+      RALPH_WORKER_CONCURRENCY: "60",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+export async function stopWorker(worker: WorkerProcess, signal: NodeJS.Signals = "SIGTERM") {
+  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+  worker.child.kill(signal);
+  await worker.exited;
+}
+
+/** Agent calls recorded by test/fixtures/counting-agent.mjs: "loop iteration attempt pid". */
+export function readCalls(file: string) {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [loopId, iteration, attempt, pid] = line.split(" ");
+      return { loopId: loopId!, iteration: Number(iteration), attempt: Number(attempt), pid: Number(pid) };
+    });
+}
+
+export const countingAgent = (countFile: string, sleepMs: number) => ({
+  kind: "command" as const,
+  preset: "generic" as const,
+  argv: [process.execPath, join(process.cwd(), "test/fixtures/counting-agent.mjs")],
+  env: { COUNT_FILE: countFile, SLEEP_MS: String(sleepMs) },
+  timeoutSeconds: 60,
+  killGraceMs: 500,
+});
