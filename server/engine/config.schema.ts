@@ -1,0 +1,249 @@
+import { z } from "zod";
+
+// Shared field builders keep the error wording identical across sections, so
+// the UI can show them verbatim next to the generated form field.
+// The label goes on the outermost schema (after .default), where form generators read it.
+const fraction = (label: string, value: number) =>
+  z.number().min(0, "must be within [0,1]").max(1, "must be within [0,1]").default(value).describe(label);
+const nonNegative = (label: string, value: number) =>
+  z.number().min(0, "must not be negative").default(value).describe(label);
+const nonNegativeInt = (label: string, value: number) =>
+  z.number().int("must be a whole number").min(0, "must not be negative").default(value).describe(label);
+const positiveInt = (label: string, value: number) =>
+  z.number().int("must be a whole number").min(1, "must be >= 1").default(value).describe(label);
+
+/** A section defaults to all its field defaults; its label moves to the wrapper. */
+function section<T extends z.ZodType>(schema: T) {
+  return schema.prefault({} as z.input<T>).describe(schema.description ?? "");
+}
+
+export const approvalDefaultActions = ["approve", "reject", "terminate"] as const;
+const gateDefaults = (label: string, defaultAction: (typeof approvalDefaultActions)[number]) => ({
+  deadline: nonNegative(`${label}: deadline (seconds, 0 = wait forever)`, 3600),
+  defaultAction: z
+    .enum(approvalDefaultActions)
+    .default(defaultAction)
+    .describe(`${label}: action taken when the deadline passes`),
+});
+
+export const validationConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true).describe("Score every output"),
+    scorerNames: z.array(z.string().min(1)).default([]).describe("Scorers to use (empty = all)"),
+    minScoreThreshold: fraction("Reflect when the mean score is below", 0.5),
+    parallel: positiveInt("Scorers run at once", 4),
+    timeout: nonNegative("Scorer timeout (seconds, 0 = none)", 0),
+  })
+  .describe("Analyze: scoring");
+
+export const reflectionConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true).describe("Reflect on weak or failed iterations"),
+    level: z.enum(["low", "medium", "high"]).default("medium").describe("Reflection depth"),
+    maxHistory: positiveInt("Reflections and scores kept in history", 50),
+  })
+  .describe("Learn: reflection");
+
+export const stopConfigSchema = z
+  .object({
+    maxIterations: positiveInt("Maximum iterations", 10),
+    timeout: nonNegative("Wall-clock limit (seconds, 0 = off)", 0),
+    maxCost: nonNegative("Cost limit in USD (0 = off)", 0),
+    maxConsecutiveFailures: nonNegativeInt("Consecutive failures before stopping (0 = off)", 3),
+    scoreThreshold: fraction("Stop successfully when the mean score reaches (0 = off)", 0),
+    noProgressIterations: nonNegativeInt("Iterations without progress before stopping (0 = off)", 3),
+    enableUserInterrupt: z.boolean().default(true).describe("Allow operators to interrupt or kill"),
+  })
+  .describe("Halt: stop conditions");
+
+export const evidenceSources = ["verifier", "score", "validators"] as const;
+export const completionConfigSchema = z
+  .object({
+    evidence: z
+      .array(z.enum(evidenceSources))
+      .default(["verifier", "score", "validators"])
+      .describe("Evidence that can prove completion"),
+    mode: z
+      .enum(["any", "all"])
+      .default("any")
+      .describe("Complete when any (or all) of the evidence checks that ran say so"),
+    requireClaim: z
+      .boolean()
+      .default(false)
+      .describe("Also require the agent to claim it is done"),
+  })
+  .describe("Completion evidence");
+
+export const retryConfigSchema = z
+  .object({
+    strategy: z
+      .enum(["exponential", "fixed", "none"])
+      .default("exponential")
+      .describe("Delay between attempts after an agent error"),
+    minDelayMs: nonNegative("Exponential backoff: first delay (ms)", 1000),
+    maxDelayMs: nonNegative("Exponential backoff: longest delay (ms)", 30000),
+    fixedDelayMs: nonNegative("Fixed delay (ms)", 1000),
+    maxAttempts: positiveInt("Attempts per iteration", 3),
+    attemptTimeout: nonNegative("Agent call timeout (seconds, 0 = none)", 0),
+  })
+  .refine((r) => r.minDelayMs <= r.maxDelayMs, {
+    message: "must be >= minDelayMs",
+    path: ["maxDelayMs"],
+  })
+  .describe("Retry on agent errors");
+
+export const verificationConfigSchema = z
+  .object({
+    enabled: z.boolean().default(false).describe("Ask the verifier whether the goal is met"),
+    answerMaxChars: positiveInt("Answer characters sent to the verifier", 4000),
+  })
+  .describe("Verify: outer verification");
+
+export const handoffConfigSchema = z
+  .object({
+    contextThreshold: fraction("Hand off above this context use", 0.7),
+    tokenBudgetThreshold: fraction("Hand off above this token-budget use", 0.8),
+    errorThreshold: nonNegativeInt("Hand off after consecutive errors (0 = off)", 3),
+    onPhaseComplete: z.boolean().default(true).describe("Hand off when a phase completes"),
+    contextWindowTokens: positiveInt("Agent context window (tokens)", 200000),
+  })
+  .describe("Fresh-context handoff");
+
+export const breakerConfigSchema = z
+  .object({
+    failureThreshold: positiveInt("Agent errors that open the breaker", 5),
+    cooldown: nonNegative("Open breaker cooldown (seconds)", 60),
+  })
+  .describe("Circuit breaker");
+
+export const healthConfigSchema = z
+  .object({
+    stuckAfter: nonNegative("Stuck after no heartbeat or progress (seconds, 0 = off)", 1800),
+    nudgeInterval: nonNegative("Time between nudges (seconds)", 600),
+    nudgesBeforeEscalation: nonNegativeInt("Nudges before escalating", 3),
+    escalationTimeout: nonNegative("Escalation timeout before terminating (seconds)", 900),
+    checkInterval: nonNegative("Watchdog check interval (seconds, 0 = off)", 30),
+    failingAfterErrors: nonNegativeInt("Consecutive errors that mean failing (0 = off)", 10),
+    breaker: section(breakerConfigSchema),
+  })
+  .describe("Health monitoring");
+
+export const budgetConfigSchema = z
+  .object({
+    maxCostUsd: nonNegative("Budget in USD (0 = none)", 0),
+    maxTokens: nonNegativeInt("Budget in tokens (0 = none)", 0),
+    throttleAt: fraction("Throttle from this budget use", 0.8),
+    denyAt: z.number().min(0, "must not be negative").default(1).describe("Deny from this budget use"),
+    mode: z.enum(["enforce", "alert_only"]).default("enforce").describe("Enforce or only alert"),
+    throttleBaseDelayMs: nonNegative("First throttle delay (ms)", 1000),
+    throttleMaxDelayMs: nonNegative("Longest throttle delay (ms)", 60000),
+  })
+  .refine((b) => b.denyAt >= b.throttleAt, { message: "must be >= throttleAt", path: ["denyAt"] })
+  .describe("Token economics");
+
+export const approvalsConfigSchema = z
+  .object({
+    beforeCompletion: z
+      .object({
+        enabled: z.boolean().default(false).describe("Ask before completing"),
+        ...gateDefaults("Before completion", "approve"),
+      })
+      .prefault({})
+      .describe("Gate before completing"),
+    budget: z
+      .object({
+        enabled: z.boolean().default(false).describe("Ask when budget use crosses a percentage"),
+        percents: z
+          .array(z.number().gt(0, "must be > 0").max(100, "must be <= 100"))
+          .default([80])
+          .describe("Budget percentages that open a gate"),
+        ...gateDefaults("Budget", "reject"),
+      })
+      .prefault({})
+      .describe("Gate on budget use"),
+    periodic: z
+      .object({
+        every: nonNegativeInt("Ask every N iterations (0 = off)", 0),
+        ...gateDefaults("Periodic", "approve"),
+      })
+      .prefault({})
+      .describe("Gate every N iterations"),
+  })
+  .describe("Approval gates");
+
+export const pacingConfigSchema = z
+  .object({
+    delayMs: nonNegative("Delay between iterations (ms)", 0),
+    pollIntervalMs: positiveInt("Control poll interval while paused (ms)", 1000),
+  })
+  .describe("Pacing");
+
+export const recordingConfigSchema = z
+  .object({
+    maxOutputChars: positiveInt("Output characters kept per iteration", 100000),
+  })
+  .describe("Recording");
+
+export const loopConfigSchema = z.object({
+  validation: section(validationConfigSchema),
+  reflection: section(reflectionConfigSchema),
+  stop: section(stopConfigSchema),
+  completion: section(completionConfigSchema),
+  retry: section(retryConfigSchema),
+  verification: section(verificationConfigSchema),
+  handoff: section(handoffConfigSchema),
+  health: section(healthConfigSchema),
+  budget: section(budgetConfigSchema),
+  approvals: section(approvalsConfigSchema),
+  pacing: section(pacingConfigSchema),
+  recording: section(recordingConfigSchema),
+});
+
+export type LoopConfigInput = z.input<typeof loopConfigSchema>;
+export type LoopConfig = z.output<typeof loopConfigSchema>;
+export type ApprovalDefaultAction = (typeof approvalDefaultActions)[number];
+export type EvidenceSource = (typeof evidenceSources)[number];
+
+export class LoopConfigError extends Error {
+  constructor(readonly issues: readonly string[]) {
+    super(`Invalid loop config: ${issues.join("; ")}`);
+    this.name = "LoopConfigError";
+  }
+}
+
+export function formatConfigIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    return path ? `${path} ${issue.message}` : issue.message;
+  });
+}
+
+/** Validates and fills defaults; throws LoopConfigError naming each bad field. */
+export function parseLoopConfig(input: unknown = {}): LoopConfig {
+  const parsed = loopConfigSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new LoopConfigError(formatConfigIssues(parsed.error));
+  return parsed.data;
+}
+
+export type DeepPartial<T> = T extends readonly (infer U)[]
+  ? U[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+export type LoopConfigPatch = DeepPartial<LoopConfig>;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function deepMerge(base: unknown, patch: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return patch === undefined ? base : patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) out[key] = deepMerge(base[key], value);
+  return out;
+}
+
+/** Applies an operator's limit change; the result is re-validated as a whole. */
+export function applyConfigPatch(config: LoopConfig, patch: unknown): LoopConfig {
+  if (!isPlainObject(patch)) throw new LoopConfigError(["patch must be an object"]);
+  return parseLoopConfig(deepMerge(config, patch));
+}

@@ -1,0 +1,39 @@
+/**
+ * Public surface of the Ralph loop engine. Everything outside server/engine
+ * imports from here, never from individual files.
+ */
+export * from "./analyze";
+export * from "./budget";
+export * from "./canonical-json";
+export * from "./checkpoint";
+export * from "./circuit-breaker";
+export * from "./config.schema";
+export * from "./controls";
+export * from "./decision";
+export * from "./detectors";
+export * from "./events";
+export * from "./gates";
+export * from "./halt-phase";
+export * from "./handoff";
+export * from "./health";
+export * from "./iteration";
+export * from "./iteration-accounting";
+export * from "./iteration-record";
+export * from "./learn-plan";
+export * from "./loop-state";
+export * from "./next-input";
+export * from "./phases";
+export * from "./ports";
+export * from "./preflight";
+export * from "./report";
+export * from "./retry";
+export * from "./run-phase";
+export * from "./runner";
+export * from "./scorers";
+export * from "./sha256";
+export * from "./snapshot";
+export * from "./stop-types";
+export * from "./transitions";
+export * from "./uuidv7";
+export * from "./validators";
+export * from "./vocabulary";

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { applyControls } from "./controls";
+import { expireGate, openGate, resolveGate } from "./gates";
+import type { ControlCommand, ControlRequest } from "./ports";
+import { beforeIteration } from "./preflight";
+import { createLoop, type LoopSnapshot } from "./snapshot";
+import { FakeClock } from "./test-support";
+
+const clock = new FakeClock(0);
+const req = (command: ControlCommand, by = "ops"): ControlRequest => ({ id: `r-${command.type}`, requestedAt: 0, by, command });
+const at = (now: number) => ({ now: () => now });
+const fresh = (config: Record<string, unknown> = {}) => createLoop("g", config, clock);
+
+describe("beforeIteration", () => {
+  it("starts the loop: loop_started, running, run", () => {
+    const pre = beforeIteration(fresh(), [], at(0));
+    expect(pre.decision).toEqual({ kind: "run" });
+    expect(pre.snapshot.status).toBe("running");
+    expect(pre.events.map((e) => e.type)).toEqual(["loop_started", "status_changed"]);
+  });
+
+  it("a halted loop stays halted and rejects further controls", () => {
+    const halted = beforeIteration(fresh(), [req({ type: "terminate" })], at(0));
+    expect(halted.decision).toMatchObject({ kind: "halt", stopType: "explicit_stop" });
+    const again = beforeIteration(halted.snapshot, [req({ type: "resume" })], at(1));
+    expect(again.decision).toMatchObject({ kind: "halt", stopType: "explicit_stop" });
+    expect(again.acks[0]).toMatchObject({ outcome: "rejected", note: "the loop has already halted" });
+  });
+
+  it("re-checks limits: a lowered maxIterations or an elapsed timeout halts before running", () => {
+    const s: LoopSnapshot = { ...fresh(), state: { ...fresh().state, iteration: 3 } };
+    const lowered = beforeIteration(s, [req({ type: "update_limits", patch: { stop: { maxIterations: 2 } } })], at(0));
+    expect(lowered.decision).toMatchObject({ kind: "halt", stopType: "max_iterations" });
+    const running = fresh({ stop: { timeout: 10 } });
+    const timedOut = beforeIteration({ ...running, state: { ...running.state, iteration: 1 } }, [], at(10_000));
+    expect(timedOut.decision).toMatchObject({ kind: "halt", stopType: "timeout" });
+  });
+
+  it("waits out an open breaker, then allows one half-open trial", () => {
+    const s: LoopSnapshot = { ...fresh({ health: { breaker: { cooldown: 30 } } }), breaker: { status: "open", failures: 5, openedAt: 1_000, trialFailed: false, trips: 1 } };
+    expect(beforeIteration(s, [], at(2_000)).decision).toEqual({ kind: "wait", untilMs: 31_000, reason: "breaker_cooldown", detail: "circuit breaker open" });
+    const after = beforeIteration(s, [], at(31_000));
+    expect(after.decision).toEqual({ kind: "run" });
+    expect(after.snapshot.breaker.status).toBe("half_open");
+  });
+
+  it("throttle: waits once per iteration, then runs; the delay is remembered across calls", () => {
+    const base = fresh({ budget: { maxCostUsd: 1, throttleBaseDelayMs: 500 } });
+    const s: LoopSnapshot = { ...base, ledger: { ...base.ledger, totals: { ...base.ledger.totals, costUsd: 0.9 } } };
+    const first = beforeIteration(s, [], at(0));
+    expect(first.decision).toMatchObject({ kind: "wait", untilMs: 500, reason: "throttle" });
+    expect(beforeIteration(first.snapshot, [], at(100)).decision).toMatchObject({ kind: "wait", untilMs: 500 });
+    expect(beforeIteration(first.snapshot, [], at(500)).decision).toEqual({ kind: "run" });
+    const allowed: LoopSnapshot = { ...first.snapshot, ledger: { ...first.snapshot.ledger, totals: base.ledger.totals } };
+    expect(beforeIteration(allowed, [], at(600)).snapshot.ledger.throttles).toBe(0);
+  });
+
+  it("an interrupt during a pending gate pauses once the gate is resolved", () => {
+    const gated = openGate(fresh(), { kind: "periodic", reason: "review", stopType: null, percent: null }, clock, 0, []);
+    const interrupted = beforeIteration(gated, [req({ type: "interrupt" })], at(1));
+    expect(interrupted.decision.kind).toBe("await_approval");
+    expect(interrupted.snapshot.status).toBe("awaiting_approval");
+    const approved = beforeIteration(interrupted.snapshot, [req({ type: "approve" })], at(2));
+    expect(approved.decision.kind).toBe("pause");
+    expect(approved.snapshot.status).toBe("paused");
+    const resumed = beforeIteration(approved.snapshot, [req({ type: "resume" })], at(3));
+    expect(resumed.decision).toEqual({ kind: "run" });
+  });
+});
+
+describe("gates and controls, directly", () => {
+  it("resume during a gate clears the pause but keeps awaiting approval", () => {
+    const gated = openGate(fresh(), { kind: "budget", reason: "80%", stopType: null, percent: 80 }, clock, 0, []);
+    const paused = applyControls(gated, [req({ type: "interrupt" })], 1).snapshot;
+    const resumed = applyControls(paused, [req({ type: "resume" })], 2).snapshot;
+    expect(resumed.pause).toBeNull();
+    expect(resumed.status).toBe("awaiting_approval");
+    expect(applyControls(paused, [req({ type: "interrupt" })], 3).acks[0]?.note).toBe("already paused");
+  });
+
+  it("gates without a deadline never expire; resolving without a gate is a no-op", () => {
+    const s = fresh({ approvals: { periodic: { every: 1, deadline: 0 } } });
+    const gated = openGate(s, { kind: "periodic", reason: "r", stopType: null, percent: null }, clock, 0, []);
+    expect(gated.gate?.deadlineAt).toBeNull();
+    expect(expireGate(gated, 1e15, [])).toBe(gated);
+    expect(resolveGate(s, "approve", null, "x", 0, [])).toBe(s);
+  });
+
+  it("a terminate default action halts with explicit_stop", () => {
+    const s = fresh({ approvals: { periodic: { every: 1, deadline: 5, defaultAction: "terminate" } } });
+    const gated = openGate(s, { kind: "periodic", reason: "r", stopType: null, percent: null }, clock, 0, []);
+    const events: never[] = [];
+    const expired = expireGate(gated, 5_000, events);
+    expect(expired.halt).toMatchObject({ stopType: "explicit_stop", actor: "system" });
+  });
+
+  it("a force handoff before any iteration still renders a continuation", () => {
+    const out = applyControls(fresh(), [req({ type: "force_handoff" })], 0);
+    expect(out.snapshot.plan.continuation).toContain("**Last Agent:** (none)");
+    expect(out.snapshot.plan.handoffTrigger).toBe("explicit_request");
+  });
+});

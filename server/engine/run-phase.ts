@@ -1,0 +1,250 @@
+/**
+ * Phase 1, Run: one fresh agent call with retries (SF), a per-attempt
+ * timeout, and a watchdog that applies health interventions and honours an
+ * operator kill while the agent is still working.
+ */
+import type { ConsumptionRecord } from "./budget";
+import type { EventLog } from "./events";
+import { evaluateHealth, healthOnProgress, type HealthSnapshot } from "./health";
+import { retryInput } from "./next-input";
+import type { AgentRunResult, ControlAck, Deps, EnginePorts, TokenUsage } from "./ports";
+import { ralph, retryStrategyFromConfig, type RetryFailure } from "./retry";
+import type { LoopSnapshot } from "./snapshot";
+import { ENGINE, SYSTEM } from "./transitions";
+import { errorMessage } from "./validators";
+
+/** Why an in-flight iteration was aborted. Pass `killReason(...)` to AbortController.abort for a kill. */
+export interface AbortCause {
+  kind: "kill" | "cancel" | "health";
+  by: string;
+  reason: string;
+}
+
+export function killReason(by: string, reason = "operator kill"): AbortCause {
+  return { kind: "kill", by, reason };
+}
+
+export function abortCauseOf(reason: unknown): AbortCause {
+  if (typeof reason === "object" && reason !== null && "kind" in reason) {
+    const r = reason as Partial<AbortCause>;
+    if (r.kind === "kill" || r.kind === "cancel" || r.kind === "health") {
+      return { kind: r.kind, by: r.by ?? SYSTEM, reason: r.reason ?? r.kind };
+    }
+  }
+  return { kind: "cancel", by: SYSTEM, reason: reason instanceof Error ? reason.message : "cancelled" };
+}
+
+/** Adapters throw this to report spend on a failed call, or to mark an error as not worth retrying. */
+export class AgentRunError extends Error {
+  constructor(
+    message: string,
+    readonly details: { usage?: TokenUsage; costUsd?: number; retryable?: boolean } = {},
+  ) {
+    super(message);
+    this.name = "AgentRunError";
+  }
+}
+
+export class AgentTimeoutError extends Error {
+  constructor(readonly ms: number) {
+    super(`Agent call timed out after ${ms / 1000}s`);
+    this.name = "AgentTimeoutError";
+  }
+}
+
+export interface RunPhaseOutcome {
+  kind: "ok" | "error" | "interrupted";
+  result: AgentRunResult | null;
+  error: string | null;
+  cause: AbortCause | null;
+  attempts: number;
+  failures: RetryFailure[];
+  consumption: ConsumptionRecord[];
+  health: HealthSnapshot;
+  acks: ControlAck[];
+}
+
+export interface RunPhaseContext {
+  snapshot: LoopSnapshot;
+  ports: EnginePorts;
+  deps: Deps;
+  log: EventLog;
+  signal?: AbortSignal;
+  iteration: number;
+  agentId: string;
+  input: string;
+  continuation: string | null;
+  health: HealthSnapshot;
+}
+
+const count = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+
+/** Adapters are outside code: keep only well-formed values. */
+export function normalizeResult(raw: AgentRunResult): AgentRunResult {
+  return {
+    ...raw,
+    output: typeof raw.output === "string" ? raw.output : String(raw.output ?? ""),
+    claim: { done: raw.claim?.done === true, ...(raw.claim?.text !== undefined ? { text: raw.claim.text } : {}) },
+    usage: { input: count(raw.usage?.input), output: count(raw.usage?.output), cache: count(raw.usage?.cache) },
+    costUsd: count(raw.costUsd),
+    toolCalls: Array.isArray(raw.toolCalls) ? raw.toolCalls.filter((t) => typeof t === "string") : [],
+  };
+}
+
+function abortPromise(signal: AbortSignal): Promise<never> {
+  const promise = new Promise<never>((_, reject) => {
+    const reason = () =>
+      signal.reason instanceof Error ? signal.reason : new Error(abortCauseOf(signal.reason).reason);
+    const fail = () => reject(reason());
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  promise.catch(() => undefined);
+  return promise;
+}
+
+export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutcome> {
+  const { snapshot, ports, deps, log, iteration, agentId } = ctx;
+  const config = snapshot.config;
+  const run = new AbortController();
+  const relayExternal = () => run.abort(abortCauseOf(ctx.signal?.reason));
+  if (ctx.signal?.aborted) relayExternal();
+  else ctx.signal?.addEventListener("abort", relayExternal, { once: true });
+
+  const state = { health: ctx.health, acks: [] as ControlAck[], consumption: [] as ConsumptionRecord[] };
+  const spend = (attempt: number, usage: TokenUsage | undefined, costUsd: number | undefined, toolCalls: number) => {
+    if (!usage && !costUsd) return;
+    state.consumption.push({
+      iteration, agentId, attempt, at: deps.now(),
+      input: count(usage?.input), output: count(usage?.output), cache: count(usage?.cache),
+      costUsd: count(costUsd), toolCalls,
+    });
+  };
+
+  const callOnce = async (attempt: number, failures: readonly RetryFailure[], runSignal: AbortSignal) => {
+    const attemptCtl = new AbortController();
+    const relay = () => attemptCtl.abort(runSignal.reason);
+    runSignal.addEventListener("abort", relay, { once: true });
+    const timeoutMs = config.retry.attemptTimeout * 1000;
+    if (timeoutMs > 0) {
+      void deps.sleep(timeoutMs, attemptCtl.signal).then(() => {
+        if (!attemptCtl.signal.aborted) attemptCtl.abort(new AgentTimeoutError(timeoutMs));
+      });
+    }
+    try {
+      const pending = ports.agent.run({
+        loopId: snapshot.loopId,
+        iteration,
+        agentId,
+        attempt,
+        goal: snapshot.goal,
+        input: attempt === 1 ? ctx.input : retryInput(ctx.input, attempt, failures.map((f) => f.message)),
+        ...(ctx.continuation !== null ? { continuation: ctx.continuation } : {}),
+        signal: attemptCtl.signal,
+        onProgress: (event) => {
+          state.health = healthOnProgress(state.health, event, deps.now());
+          log.push(iteration, agentId, "agent progress", { type: "agent_progress", agentId, progress: event });
+        },
+      });
+      pending.catch(() => undefined);
+      const result = normalizeResult(await Promise.race([pending, abortPromise(attemptCtl.signal)]));
+      spend(attempt, result.usage, result.costUsd, result.toolCalls.length);
+      return result;
+    } catch (error) {
+      if (error instanceof AgentRunError) spend(attempt, error.details.usage, error.details.costUsd, 0);
+      throw error;
+    } finally {
+      runSignal.removeEventListener("abort", relay);
+      attemptCtl.abort("attempt finished");
+    }
+  };
+
+  const watchdogStop = new AbortController();
+  const watchdog = runWatchdog(ctx, state, run, watchdogStop.signal);
+  const outcome = await ralph({
+    executor: ({ attempt, failures, signal }) => callOnce(attempt, failures, signal),
+    maxAttempts: config.retry.maxAttempts,
+    retryStrategy: retryStrategyFromConfig(config.retry),
+    shouldRetry: (error) => !(error instanceof AgentRunError && error.details.retryable === false),
+    onRetry: (event) => {
+      log.push(iteration, ENGINE, event.failure.message, {
+        type: "agent_retry",
+        attempt: event.attempt,
+        delayMs: event.delayMs,
+        error: event.failure.message,
+      });
+    },
+    signal: run.signal,
+    sleep: deps.sleep,
+    random: deps.random,
+  });
+  watchdogStop.abort();
+  await watchdog;
+  ctx.signal?.removeEventListener("abort", relayExternal);
+
+  const common = {
+    attempts: outcome.attempts,
+    failures: outcome.failures,
+    consumption: state.consumption,
+    health: state.health,
+    acks: state.acks,
+  };
+  if (outcome.status === "success") return { kind: "ok", result: outcome.result, error: null, cause: null, ...common };
+  if (outcome.status === "cancelled") {
+    const cause = abortCauseOf(run.signal.reason);
+    return { kind: "interrupted", result: null, error: cause.reason, cause, ...common };
+  }
+  return { kind: "error", result: null, error: errorMessage(outcome.lastError), cause: null, ...common };
+}
+
+/** Ticks on the injected clock while the agent runs; stops when the call settles. */
+async function runWatchdog(
+  ctx: RunPhaseContext,
+  state: { health: HealthSnapshot; acks: ControlAck[] },
+  run: AbortController,
+  stop: AbortSignal,
+): Promise<void> {
+  const { snapshot, deps, log, iteration, ports } = ctx;
+  const interval = snapshot.config.health.checkInterval * 1000;
+  if (interval <= 0) return;
+  while (!stop.aborted && !run.signal.aborted) {
+    await deps.sleep(interval, stop);
+    if (stop.aborted) return;
+    const now = deps.now();
+    const before = state.health.state;
+    const evaluated = evaluateHealth(state.health, snapshot.config.health, now);
+    state.health = evaluated.health;
+    if (evaluated.health.state !== before) {
+      log.push(iteration, ENGINE, "health check", { type: "health_changed", from: before, to: evaluated.health.state });
+    }
+    for (const intervention of evaluated.interventions) {
+      log.push(iteration, ENGINE, intervention.message, { type: "intervention", ...intervention });
+      if (intervention.level === "terminate") {
+        run.abort({ kind: "health", by: ENGINE, reason: intervention.message } satisfies AbortCause);
+      }
+    }
+    const killable = ports.controls !== undefined && snapshot.config.stop.enableUserInterrupt;
+    if (killable && !run.signal.aborted) await pollKill(ctx, state, run, now);
+  }
+}
+
+async function pollKill(
+  ctx: RunPhaseContext,
+  state: { acks: ControlAck[] },
+  run: AbortController,
+  now: number,
+): Promise<void> {
+  const controls = ctx.ports.controls!;
+  try {
+    const kill = (await controls.poll(ctx.snapshot.loopId)).find((r) => r.command.type === "kill");
+    if (!kill) return;
+    const ack: ControlAck = { requestId: kill.id, outcome: "applied", note: "kill applied: agent aborted", at: now };
+    state.acks.push(ack);
+    const body = { type: "control_applied" as const, requestId: kill.id, command: "kill" as const };
+    ctx.log.push(ctx.iteration, kill.by, kill.reason ?? "operator kill", body);
+    run.abort(killReason(kill.by, kill.reason ?? "operator kill"));
+    await controls.ack(ctx.snapshot.loopId, ack);
+  } catch {
+    // A control-source outage must not break the running iteration; the Halt phase polls again.
+  }
+}

@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import type { ControlCommand } from "./ports";
+import { runLoop, type StepOutcome } from "./runner";
+import { CollectingSink, FakeClock, FakeControls, ScriptedAgent } from "./test-support";
+
+/** Queues each command when the given poll happens (poll 1 is before iteration 1). */
+function scheduled(plan: Record<number, ControlCommand[]>, by = "alice"): FakeControls {
+  const controls = new FakeControls();
+  controls.onPoll = (n, c) => {
+    for (const command of plan[n] ?? []) c.add(command, by);
+  };
+  return controls;
+}
+
+async function run(config: Record<string, unknown>, controls: FakeControls, steps = [{}], extra = {}) {
+  const clock = new FakeClock();
+  const agent = new ScriptedAgent(steps, clock);
+  const sink = new CollectingSink();
+  const outcomes: StepOutcome[] = [];
+  const result = await runLoop({
+    goal: "Build it",
+    config,
+    ports: { agent, controls, events: sink, ...extra },
+    deps: clock,
+    onStep: (o) => {
+      outcomes.push(o);
+    },
+  });
+  return { result, agent, sink, clock, outcomes };
+}
+
+const always = (value: number) => ({ name: "s", score: () => ({ score: value }) });
+
+describe("operator controls", () => {
+  it("interrupt pauses after the iteration; resume continues", async () => {
+    // Poll 1: preflight of iteration 1. Poll 2: its Halt phase. Then paused polls.
+    const { result, sink, outcomes } = await run({ stop: { maxIterations: 2 } }, scheduled({ 2: [{ type: "interrupt" }], 5: [{ type: "resume" }] }));
+    expect(result.stopType).toBe("max_iterations");
+    const statuses = sink.events.flatMap((e) => (e.type === "status_changed" ? [e.to] : []));
+    expect(statuses).toEqual(["running", "paused", "running", "stopped"]);
+    expect(outcomes.filter((o) => o.decision.kind === "pause").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("nudges reach the next input once, under [Operator nudge]", async () => {
+    const { agent } = await run({ stop: { maxIterations: 3 } }, scheduled({ 2: [{ type: "nudge", message: "Focus on the tests" }] }));
+    expect(agent.requests[1]?.input).toBe("Build it\n\n[Operator nudge]\n- Focus on the tests");
+    expect(agent.requests[2]?.input).toBe("Build it");
+  });
+
+  it("force handoff puts a continuation prompt into the next input", async () => {
+    const { agent, sink } = await run({ stop: { maxIterations: 2 } }, scheduled({ 2: [{ type: "force_handoff" }] }), [
+      { progress: { completedItems: ["schema"], pendingItems: ["api"], phase: "IMPLEMENTING" } },
+    ]);
+    const input = agent.requests[1]?.input ?? "";
+    expect(input).toContain("[Continuation]\n## Handoff from Iteration 1");
+    expect(input).toContain("**Phase:** IMPLEMENTING");
+    expect(input).toContain("### Completed\n- schema");
+    expect(agent.requests[1]?.continuation).toContain("## Handoff from Iteration 1");
+    expect(sink.events.some((e) => e.type === "handoff" && e.trigger === "explicit_request")).toBe(true);
+  });
+
+  it("update_limits applies a valid patch and rejects an invalid one with the field name", async () => {
+    const controls = scheduled({
+      2: [{ type: "update_limits", patch: { validation: { minScoreThreshold: 2 } } }, { type: "update_limits", patch: { stop: { maxIterations: 2 } } }],
+    });
+    const { result } = await run({}, controls);
+    expect(result.iterations).toBe(2);
+    expect(controls.acks.map((a) => [a.outcome, a.note])).toEqual([
+      ["rejected", "validation.minScoreThreshold must be within [0,1]"],
+      ["applied", "update_limits applied"],
+    ]);
+  });
+
+  it("interrupt and kill are rejected when user interrupts are disabled", async () => {
+    const controls = scheduled({ 2: [{ type: "interrupt" }, { type: "kill" }] });
+    const { result } = await run({ stop: { maxIterations: 2, enableUserInterrupt: false } }, controls);
+    expect(result.stopType).toBe("max_iterations");
+    expect(controls.acks.every((a) => a.outcome === "rejected")).toBe(true);
+  });
+
+  it("approval commands without a gate are rejected", async () => {
+    const controls = scheduled({ 1: [{ type: "approve" }, { type: "resume" }, { type: "nudge", message: " " }] });
+    await run({ stop: { maxIterations: 1 } }, controls);
+    expect(controls.acks.map((a) => a.note)).toEqual(["no approval is pending", "the loop is not paused", "a nudge needs a message"]);
+  });
+});
+
+describe("approval gates", () => {
+  const completionGate = { approvals: { beforeCompletion: { enabled: true, deadline: 600 } }, stop: { scoreThreshold: 0.5 } };
+
+  it("before completion: approve completes, recorded with the approver", async () => {
+    const { result, sink } = await run(completionGate, scheduled({ 3: [{ type: "approve", comment: "ship it" }] }, "erin"), [{}], { scorers: [always(1)] });
+    expect(result.stopType).toBe("score_threshold");
+    expect(result.snapshot.halt?.actor).toBe("erin");
+    expect(sink.types()).toContain("approval_requested");
+    const decided = sink.events.find((e) => e.type === "approval_decided");
+    expect(decided).toMatchObject({ decision: "approve", comment: "ship it", byDefault: false, actor: "erin" });
+  });
+
+  it("before completion: request changes keeps iterating with the comment", async () => {
+    const controls = scheduled({ 3: [{ type: "request_changes", comment: "add docs" }], 6: [{ type: "approve" }] });
+    const { result, agent } = await run(completionGate, controls, [{}], { scorers: [always(1)] });
+    expect(result.iterations).toBe(2);
+    expect(result.stopType).toBe("score_threshold");
+    expect(agent.requests[1]?.input).toBe("Build it\n\n[Approval comment]\n- add docs");
+  });
+
+  it("before completion: reject keeps iterating; terminate stops", async () => {
+    const controls = scheduled({ 3: [{ type: "reject" }], 6: [{ type: "terminate" }] });
+    const { result } = await run(completionGate, controls, [{}], { scorers: [always(1)] });
+    expect(result.iterations).toBe(2);
+    expect(result.stopType).toBe("explicit_stop");
+  });
+
+  it("a gate past its deadline takes the default action, by system", async () => {
+    const { result, sink, clock } = await run(completionGate, new FakeControls(), [{}], { scorers: [always(1)] });
+    expect(result.stopType).toBe("score_threshold");
+    const decided = sink.events.find((e) => e.type === "approval_decided");
+    expect(decided).toMatchObject({ decision: "approve", byDefault: true, actor: "system" });
+    expect(clock.now() - result.snapshot.createdAt).toBeGreaterThanOrEqual(600_000);
+  });
+
+  it("a stale gate id is rejected", async () => {
+    const controls = scheduled({ 3: [{ type: "approve", gateId: "old" }, { type: "terminate" }] });
+    const { result } = await run(completionGate, controls, [{}], { scorers: [always(1)] });
+    expect(controls.acks[0]).toMatchObject({ outcome: "rejected", note: "gate old is no longer pending" });
+    expect(result.stopType).toBe("explicit_stop");
+  });
+
+  it("budget gate opens once per percentage; its default reject pauses", async () => {
+    const controls = scheduled({ 3: [{ type: "approve" }] });
+    const clock = new FakeClock();
+    const sink = new CollectingSink();
+    const config = {
+      budget: { maxCostUsd: 10, throttleAt: 1 },
+      approvals: { budget: { enabled: true, percents: [10, 20], deadline: 60 } },
+      stop: { maxIterations: 4, noProgressIterations: 0 },
+    };
+    const result = await runLoop({
+      goal: "g",
+      config,
+      ports: { agent: new ScriptedAgent([{ costUsd: 1.5 }], clock), controls, events: sink },
+      deps: clock,
+      onStep: (o) => {
+        if (o.decision.kind === "pause") controls.add({ type: "terminate" }, "frank");
+      },
+    });
+    const gates = sink.events.flatMap((e) => (e.type === "approval_decided" ? [[e.decision, e.byDefault]] : []));
+    // 15% crosses 10 (approved by alice); 30% crosses 20 (default reject after 60s: paused).
+    expect(gates).toEqual([["approve", false], ["reject", true]]);
+    expect(result.iterations).toBe(2);
+    expect(result.stopType).toBe("explicit_stop");
+  });
+
+  it("periodic gate every N iterations", async () => {
+    const controls = scheduled({ 3: [{ type: "approve" }], 7: [{ type: "approve" }] });
+    const { result, sink } = await run({ approvals: { periodic: { every: 2 } }, stop: { maxIterations: 5, noProgressIterations: 0 } }, controls);
+    const requested = sink.events.flatMap((e) => (e.type === "approval_requested" ? [e.iteration] : []));
+    expect(requested).toEqual([2, 4]);
+    expect(result.stopType).toBe("max_iterations");
+  });
+});
+
+describe("budget actions in the loop", () => {
+  it("throttles with growing delays, then denies", async () => {
+    const { result, sink, clock } = await run({ budget: { maxCostUsd: 1, throttleAt: 0.5, throttleBaseDelayMs: 1000 }, stop: { noProgressIterations: 0 } }, new FakeControls(), [{ costUsd: 0.3 }]);
+    expect(result.stopType).toBe("budget_exhausted");
+    expect(result.iterations).toBe(4);
+    const delays = sink.events.flatMap((e) => (e.type === "throttled" ? [e.delayMs] : []));
+    expect(delays).toEqual([1000, 2000]);
+    expect(clock.sleeps).toEqual(expect.arrayContaining([1000, 2000]));
+  });
+
+  it("alert-only never blocks", async () => {
+    const { result, sink } = await run({ budget: { maxCostUsd: 1, mode: "alert_only" }, stop: { maxIterations: 5, noProgressIterations: 0 } }, new FakeControls(), [{ costUsd: 0.5 }]);
+    expect(result.stopType).toBe("max_iterations");
+    expect(sink.events.filter((e) => e.type === "budget_alert").length).toBe(3);
+  });
+
+  it("pacing waits between iterations", async () => {
+    const { result, clock } = await run({ pacing: { delayMs: 2500 }, stop: { maxIterations: 3 } }, new FakeControls());
+    expect(result.iterations).toBe(3);
+    expect(clock.now() - result.snapshot.createdAt).toBeGreaterThanOrEqual(5000);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * One vocabulary for why a loop stopped. OB and CD name the same outcomes
+ * differently; each outcome has exactly one canonical value here and the
+ * other names survive only as aliases, so stored rows never disagree.
+ */
+export const stopTypes = [
+  "none",
+  "completion",
+  "score_threshold",
+  "max_iterations",
+  "timeout",
+  "max_cost",
+  "budget_exhausted",
+  "max_consecutive_failures",
+  "no_progress",
+  "health_failure",
+  "circuit_breaker_open",
+  "explicit_stop",
+  "user_interrupted",
+  "system_error",
+  "cancelled",
+] as const;
+
+export type StopType = (typeof stopTypes)[number];
+
+/** Non-canonical names from the seed designs, mapped to the value we store. */
+export const stopTypeAliases = {
+  goal_achieved: "completion",
+  max_duration: "timeout",
+  consecutive_errors: "max_consecutive_failures",
+} as const satisfies Record<string, StopType>;
+
+export type StopTypeAlias = keyof typeof stopTypeAliases;
+
+export function isStopType(value: string): value is StopType {
+  return (stopTypes as readonly string[]).includes(value);
+}
+
+/** Accepts canonical names and aliases; unknown names are rejected, not guessed. */
+export function normalizeStopType(value: string): StopType {
+  if (isStopType(value)) return value;
+  if (Object.hasOwn(stopTypeAliases, value)) return stopTypeAliases[value as StopTypeAlias];
+  throw new Error(`Unknown stop type: ${value}`);
+}
+
+export type StopOutcome = "success" | "failure" | "limit" | "operator" | "cancelled" | "none";
+
+/** The exhaustive switch: adding a stop type fails compilation until classified. */
+export function stopOutcome(stopType: StopType): StopOutcome {
+  switch (stopType) {
+    case "none":
+      return "none";
+    case "completion":
+    case "score_threshold":
+      return "success";
+    case "max_consecutive_failures":
+    case "system_error":
+    case "health_failure":
+    case "circuit_breaker_open":
+      return "failure";
+    case "max_iterations":
+    case "timeout":
+    case "max_cost":
+    case "budget_exhausted":
+    case "no_progress":
+      return "limit";
+    case "explicit_stop":
+    case "user_interrupted":
+      return "operator";
+    case "cancelled":
+      return "cancelled";
+    default:
+      return assertNever(stopType);
+  }
+}
+
+export function isSuccess(stopType: StopType): boolean {
+  return stopOutcome(stopType) === "success";
+}
+
+export function isFailure(stopType: StopType): boolean {
+  return stopOutcome(stopType) === "failure";
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${String(value)}`);
+}
+
+/** Loop lifecycle statuses shown by the UI. */
+export const loopStatuses = [
+  "initializing",
+  "running",
+  "waiting",
+  "paused",
+  "awaiting_approval",
+  "completed",
+  "failed",
+  "stopped",
+  "cancelled",
+] as const;
+export type LoopStatus = (typeof loopStatuses)[number];
+
+export const terminalStatuses: readonly LoopStatus[] = ["completed", "failed", "stopped", "cancelled"];
+
+export function isTerminalStatus(status: LoopStatus): boolean {
+  return terminalStatuses.includes(status);
+}
+
+/** Final status for a halted loop: limits and operator stops are "stopped", not failures. */
+export function statusForStop(stopType: StopType): LoopStatus {
+  switch (stopOutcome(stopType)) {
+    case "success":
+      return "completed";
+    case "failure":
+      return "failed";
+    case "cancelled":
+      return "cancelled";
+    default:
+      return "stopped";
+  }
+}
+
+export const iterationStatuses = ["succeeded", "failed", "interrupted", "error"] as const;
+export type IterationStatus = (typeof iterationStatuses)[number];
