@@ -1,0 +1,121 @@
+/**
+ * Claude Code, headless: `claude -p --output-format stream-json --verbose`
+ * (prompt on stdin). One JSON object per line: a `system` init message, then
+ * `assistant` / `user` messages whose content blocks include `tool_use`, and
+ * finally one `result` object with `subtype` ("success", "error_max_turns",
+ * "error_during_execution"), `is_error`, `result`, `total_cost_usd`,
+ * `num_turns`, `session_id` and `usage` {input_tokens, output_tokens,
+ * cache_read_input_tokens, cache_creation_input_tokens}.
+ *
+ * Sources: https://code.claude.com/docs/en/headless (output formats; stream-json
+ * requires --verbose) and https://code.claude.com/docs/en/agent-sdk/cost-tracking
+ * (total_cost_usd and usage on the result message; per-step usage on assistant
+ * messages shares one message id, so it is de-duplicated by id).
+ */
+import type { TokenUsage } from "../engine/ports";
+import { CappedText, jsonLine, num, obj, str, type CommandPresetSpec, type JsonObject, type StreamParser } from "./stream-parser";
+
+function usageOf(u: JsonObject | undefined): { usage: TokenUsage; cacheWrite: number } | null {
+  if (!u) return null;
+  const cacheWrite = num(u.cache_creation_input_tokens);
+  return {
+    // Anthropic's input_tokens excludes both cache reads and cache writes.
+    usage: { input: num(u.input_tokens) + cacheWrite, output: num(u.output_tokens), cache: num(u.cache_read_input_tokens) },
+    cacheWrite,
+  };
+}
+
+export function claudeCodeParser(maxChars: number): StreamParser {
+  const text = new CappedText(maxChars);
+  const toolCalls: string[] = [];
+  const stepUsage = new Map<string, JsonObject>();
+  let result: JsonObject | undefined;
+  let init: JsonObject | undefined;
+  let unparsed = 0;
+
+  return {
+    line(line, emit) {
+      const event = jsonLine(line);
+      if (!event) {
+        if (line.trim()) unparsed++;
+        emit({ kind: "heartbeat" });
+        return;
+      }
+      switch (event.type) {
+        case "system":
+          if (event.subtype === "init") init = event;
+          emit({ kind: "progress", message: `claude ${String(event.subtype ?? "system")}` });
+          return;
+        case "assistant": {
+          const message = obj(event.message);
+          const id = str(message?.id);
+          const usage = obj(message?.usage);
+          if (id && usage) stepUsage.set(id, usage);
+          let emitted = false;
+          for (const block of Array.isArray(message?.content) ? message.content : []) {
+            const b = obj(block);
+            if (b?.type === "text" && typeof b.text === "string") text.push(b.text);
+            if (b?.type === "tool_use") {
+              const name = str(b.name) ?? "unknown_tool";
+              toolCalls.push(name);
+              emit({ kind: "tool_call", name });
+              emitted = true;
+            }
+          }
+          if (!emitted) emit({ kind: "heartbeat" });
+          return;
+        }
+        case "result":
+          result = event;
+          emit({ kind: "progress", message: `claude result: ${String(event.subtype ?? "")}` });
+          return;
+        default:
+          emit({ kind: "heartbeat" });
+      }
+    },
+
+    finish() {
+      const warnings: string[] = [];
+      let parsed = usageOf(obj(result?.usage));
+      if (!result) warnings.push("Claude Code printed no result event; output and usage come from the stream so far");
+      if (!parsed && stepUsage.size > 0) {
+        const sum = { input: 0, output: 0, cache: 0 };
+        let cacheWrite = 0;
+        for (const u of stepUsage.values()) {
+          const p = usageOf(u)!;
+          sum.input += p.usage.input;
+          sum.output += p.usage.output;
+          sum.cache += p.usage.cache;
+          cacheWrite += p.cacheWrite;
+        }
+        parsed = { usage: sum, cacheWrite };
+      }
+      const subtype = str(result?.subtype);
+      const failed = result !== undefined && (result.is_error === true || (subtype !== undefined && subtype !== "success"));
+      const resultText = str(result?.result);
+      return {
+        output: resultText ?? text.join("\n"),
+        usage: parsed?.usage ?? null,
+        cacheWriteTokens: parsed?.cacheWrite ?? 0,
+        costUsd: typeof result?.total_cost_usd === "number" ? result.total_cost_usd : null,
+        toolCalls,
+        error: failed ? `Claude Code ended with ${subtype ?? "an error"}${resultText ? `: ${resultText.slice(0, 300)}` : ""}` : null,
+        meta: {
+          subtype: subtype ?? null,
+          numTurns: typeof result?.num_turns === "number" ? result.num_turns : null,
+          sessionId: str(result?.session_id) ?? str(init?.session_id) ?? null,
+          model: str(init?.model) ?? null,
+          cacheCreationTokens: parsed?.cacheWrite ?? 0,
+          durationApiMs: typeof result?.duration_api_ms === "number" ? result.duration_api_ms : null,
+          unparsedLines: unparsed,
+        },
+        warnings,
+      };
+    },
+  };
+}
+
+export const claudeCodePreset: CommandPresetSpec = {
+  argv: ["claude", "-p", "--output-format", "stream-json", "--verbose"],
+  parser: claudeCodeParser,
+};

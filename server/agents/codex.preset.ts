@@ -1,0 +1,127 @@
+/**
+ * Codex, non-interactive: `codex exec --json` (prompt on stdin). JSONL
+ * events: thread.started {thread_id}, turn.started, item.started /
+ * item.updated / item.completed {item: {id, type, ...}}, turn.completed
+ * {usage: {input_tokens, cached_input_tokens, output_tokens}}, turn.failed
+ * {error: {message}} and error {message}. Item types: agent_message {text},
+ * reasoning, command_execution {command, exit_code}, file_change {changes},
+ * mcp_tool_call {server, tool}, web_search, todo_list, error.
+ *
+ * Source: https://github.com/openai/codex/blob/main/docs/exec.md ("JSON output
+ * mode"); Codex reports tokens but no cost, so cost comes from the pricing
+ * table when the config names the model.
+ */
+import { CappedText, jsonLine, num, obj, str, type CommandPresetSpec, type StreamParser } from "./stream-parser";
+
+const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
+
+function toolName(item: Record<string, unknown>): string {
+  if (item.type === "mcp_tool_call") return `mcp:${str(item.server) ?? "?"}/${str(item.tool) ?? "?"}`;
+  return String(item.type);
+}
+
+export function codexParser(maxChars: number): StreamParser {
+  const messages = new CappedText(maxChars);
+  let lastMessage: string | undefined;
+  const toolCalls: string[] = [];
+  const seenTools = new Set<string>();
+  const usage = { input: 0, output: 0, cache: 0 };
+  let sawUsage = false;
+  let threadId: string | undefined;
+  let turns = 0;
+  const errors: string[] = [];
+  const commands: { command: string; exitCode: number | null }[] = [];
+  let unparsed = 0;
+
+  return {
+    line(line, emit) {
+      const event = jsonLine(line);
+      if (!event) {
+        if (line.trim()) unparsed++;
+        emit({ kind: "heartbeat" });
+        return;
+      }
+      const item = obj(event.item);
+      switch (event.type) {
+        case "thread.started":
+          threadId = str(event.thread_id);
+          emit({ kind: "progress", message: "codex thread started" });
+          return;
+        case "item.started":
+        case "item.updated":
+        case "item.completed": {
+          const type = str(item?.type);
+          if (item && type && TOOL_ITEMS.has(type)) {
+            if (event.type === "item.completed" && type === "command_execution") {
+              commands.push({ command: str(item.command) ?? "", exitCode: typeof item.exit_code === "number" ? item.exit_code : null });
+            }
+            // One call per item id, whether we first see it started or completed.
+            const id = str(item.id) ?? `${type}-${toolCalls.length}`;
+            if (!seenTools.has(id)) {
+              seenTools.add(id);
+              const name = toolName(item);
+              toolCalls.push(name);
+              emit({ kind: "tool_call", name });
+              return;
+            }
+          }
+          if (event.type === "item.completed" && type === "agent_message" && typeof item?.text === "string") {
+            messages.push(item.text);
+            lastMessage = item.text;
+          }
+          if (event.type === "item.completed" && type === "error") errors.push(str(item?.message) ?? "item error");
+          emit({ kind: "heartbeat" });
+          return;
+        }
+        case "turn.completed": {
+          turns++;
+          const u = obj(event.usage);
+          if (u) {
+            sawUsage = true;
+            // OpenAI counts cached tokens inside input_tokens; keep them apart.
+            const cached = num(u.cached_input_tokens);
+            usage.input += Math.max(0, num(u.input_tokens) - cached);
+            usage.cache += cached;
+            usage.output += num(u.output_tokens);
+          }
+          emit({ kind: "progress", message: "codex turn completed" });
+          return;
+        }
+        case "turn.failed":
+          errors.push(str(obj(event.error)?.message) ?? "turn failed");
+          emit({ kind: "progress", message: "codex turn failed" });
+          return;
+        case "error":
+          errors.push(str(event.message) ?? "error");
+          emit({ kind: "heartbeat" });
+          return;
+        default:
+          emit({ kind: "heartbeat" });
+      }
+    },
+
+    finish() {
+      const warnings: string[] = [];
+      if (turns === 0) warnings.push("Codex printed no turn.completed event");
+      // The final agent_message is the answer; earlier ones are progress notes.
+      const output = lastMessage ?? messages.join("\n\n");
+      const failed = errors.length > 0 && turns === 0;
+      return {
+        output,
+        usage: sawUsage ? usage : null,
+        cacheWriteTokens: 0,
+        costUsd: null,
+        toolCalls,
+        error: failed ? `Codex failed: ${errors[errors.length - 1]!.slice(0, 300)}` : null,
+        meta: { threadId: threadId ?? null, turns, errors: errors.slice(-5), commands: commands.slice(-20), unparsedLines: unparsed },
+        warnings,
+      };
+    },
+  };
+}
+
+export const codexPreset: CommandPresetSpec = {
+  // No prompt argument: codex exec then reads the prompt from stdin, and extraArgs can follow freely.
+  argv: ["codex", "exec", "--json"],
+  parser: codexParser,
+};

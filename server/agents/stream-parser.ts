@@ -1,0 +1,74 @@
+import type { AgentClaim, AgentProgressEvent, AgentProgressReport, TokenUsage } from "../engine/ports";
+
+/** What a preset understood from one CLI run. */
+export interface ParsedRun {
+  output: string;
+  usage: TokenUsage | null;
+  /** Part of usage.input written to a prompt cache (priced differently). */
+  cacheWriteTokens: number;
+  costUsd: number | null;
+  toolCalls: string[];
+  claim?: AgentClaim;
+  progress?: AgentProgressReport;
+  /** The CLI reported failure in-band (e.g. a result with is_error). */
+  error: string | null;
+  meta: Record<string, unknown>;
+  warnings: string[];
+}
+
+export type Emit = (event: AgentProgressEvent) => void;
+
+/** Streaming: sees every stdout line (even past the output cap), keeps bounded state. */
+export interface StreamParser {
+  line(line: string, emit: Emit): void;
+  finish(keptStdout: string): ParsedRun;
+}
+
+export interface CommandPresetSpec {
+  argv: readonly string[];
+  parser(maxChars: number): StreamParser;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** A JSON object line, or undefined for anything else (plain text, garbage, arrays). */
+export function jsonLine(line: string): JsonObject | undefined {
+  const text = line.trim();
+  if (text.charCodeAt(0) !== 123 /* { */) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const num = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
+export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+export const obj = (value: unknown): JsonObject | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+
+/** Appends while under `max` characters; reports whether anything was cut. */
+export class CappedText {
+  private parts: string[] = [];
+  private size = 0;
+  truncated = false;
+  constructor(private readonly max: number) {}
+  push(text: string): void {
+    if (this.size >= this.max) {
+      this.truncated = true;
+      return;
+    }
+    const room = this.max - this.size;
+    const part = text.length <= room ? text : text.slice(0, room);
+    if (part.length < text.length) this.truncated = true;
+    this.parts.push(part);
+    this.size += part.length;
+  }
+  join(separator: string): string {
+    return this.parts.join(separator);
+  }
+  get empty(): boolean {
+    return this.parts.length === 0;
+  }
+}
