@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import type { DatabaseTarget } from "../server/db/database-target";
+import { inheritedEnv } from "../server/env";
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -15,8 +16,8 @@ export function spawnWorker(target: DatabaseTarget, env: Record<string, string> 
   const child = spawn(process.execPath, ["--import", "tsx", join(process.cwd(), "scripts/worker.ts")], {
     cwd: process.cwd(),
     env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
+      ...inheritedEnv(["PATH", "HOME", "RALPH_PG_ADMIN_URL"]),
+      NODE_ENV: "test",
       DATABASE_URL: target.url,
       RALPH_LEASE_MS: "2000",
       RALPH_HEARTBEAT_MS: "200",

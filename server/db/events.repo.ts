@@ -136,7 +136,7 @@ export async function readEventIdsAfter(database: Database, afterId: number, lim
 
 /** Wakes listeners in other processes (PostgreSQL LISTEN ralph_events). Runs
  *  outside any transaction: NOTIFY inside one would only fire at its commit anyway. */
-export async function sendEventsNotification(database: Database, channel: string): Promise<void> {
+export async function sendEventsNotification(database: Database, channel: string, payload = ""): Promise<void> {
   if (database.kind !== "postgresql") return;
-  await database.prisma.$executeRaw`SELECT pg_notify(${channel}, '')`;
+  await database.prisma.$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
 }

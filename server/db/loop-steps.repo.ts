@@ -24,7 +24,10 @@ export interface StepWrite {
   loopId: string;
   owner: string;
   loop: Prisma.LoopUpdateManyMutationInput;
-  iteration?: IterationRow;
+  /** The iteration's row and the attempt that was marked in flight for it. */
+  iteration?: { row: IterationRow; attempt: number };
+  /** The iteration that starts right after this commit, if any. */
+  nextInflight?: { number: number; at: Date } | null;
   checkpoint?: CheckpointRow;
   events: NewLoopEvent[];
   acks: { requestId: string; outcome: "applied" | "rejected"; note: string; at: number }[];
@@ -51,25 +54,23 @@ async function fencedLoopUpdate(tx: Tx, write: StepWrite, extra: Prisma.LoopUpda
 
 export async function commitStep(db: Db, write: StepWrite): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const loop = await tx.loop.findUnique({
-      where: { id: write.loopId },
-      select: { leaseOwner: true, inflightIteration: true, inflightAttempt: true },
-    });
-    if (!loop || loop.leaseOwner !== write.owner) throw new LeaseLostError(write.loopId);
-    const extra: Prisma.LoopUpdateManyMutationInput = write.checkpoint ? { checkpointId: write.checkpoint.id } : {};
+    // The next iteration follows at once: mark it in flight in this same
+    // write, so an iteration costs one commit. A crash before it really starts
+    // then records one interrupted attempt that never ran, which is harmless.
+    const inflight = write.nextInflight
+      ? { inflightIteration: write.nextInflight.number, inflightAttempt: 1, inflightStartedAt: write.nextInflight.at }
+      : { inflightIteration: null, inflightAttempt: null, inflightStartedAt: null };
+    await fencedLoopUpdate(tx, write, { ...(write.checkpoint ? { checkpointId: write.checkpoint.id } : {}), ...inflight });
     if (write.iteration) {
-      // The attempt is the one marked in flight, so a re-run after a crash gets the next one.
-      const attempt = loop.inflightIteration === write.iteration.number ? (loop.inflightAttempt ?? 1) : 1;
-      await fencedLoopUpdate(tx, write, { ...extra, inflightIteration: null, inflightAttempt: null, inflightStartedAt: null });
-      await tx.iteration.create({ data: { ...write.iteration, loopId: write.loopId, attempt } as Prisma.IterationUncheckedCreateInput });
-    } else {
-      await fencedLoopUpdate(tx, write, extra);
+      await tx.iteration.create({
+        data: { ...write.iteration.row, loopId: write.loopId, attempt: write.iteration.attempt } as Prisma.IterationUncheckedCreateInput,
+      });
     }
     if (write.checkpoint) {
       await tx.checkpoint.create({ data: { ...write.checkpoint, loopId: write.loopId } });
     }
     await appendEvents(tx, write.events);
-    await settleControlRequests(tx, write.acks);
+    if (write.acks.length) await settleControlRequests(tx, write.acks);
     if (typeof write.loop.status === "string" && TERMINAL.includes(write.loop.status)) {
       // Nothing will ever apply what is still pending: say so instead of leaving it hanging.
       await tx.controlRequest.updateMany({
@@ -140,7 +141,7 @@ export async function recordCrashedAttempt(db: Db, loopId: string, owner: string
           startedAt,
           finishedAt: now,
           durationMs: Math.max(0, now.getTime() - startedAt.getTime()),
-          error: "the runtime stopped during this attempt (crash or lost lease); it runs again",
+          error: "the runtime stopped before this attempt finished (crash or lost lease); it runs again",
         },
       });
     }

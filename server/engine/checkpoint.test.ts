@@ -68,3 +68,16 @@ describe("checkpoints", () => {
     expect(() => restoreFromCheckpoint(checkpoint, "a".repeat(64))).toThrow("does not match the expected hash");
   });
 });
+
+describe("an injected SHA-256", () => {
+  it("gives the same seal as the built-in one, so checkpoints restore either way", async () => {
+    // Test-only: the engine itself never imports node built-ins.
+    const { createHash } = await import("node:crypto");
+    const clock = new FakeClock();
+    const snapshot = createLoop("goal", {}, clock);
+    const native = buildCheckpoint(snapshot, { ...clock, sha256: (t) => createHash("sha256").update(t).digest("hex") }, "id-1");
+    const pure = buildCheckpoint(snapshot, clock, "id-1");
+    expect(native.hash).toBe(pure.hash);
+    expect(restoreFromCheckpoint(JSON.parse(JSON.stringify(native)), native.hash).loopId).toBe(snapshot.loopId);
+  });
+});

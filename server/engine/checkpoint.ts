@@ -48,13 +48,13 @@ export function newCheckpointId(deps: Pick<Deps, "now" | "random">): string {
   return uuidv7(deps.now, deps.random);
 }
 
-export function checkpointHash(checkpoint: Omit<Checkpoint, "hash"> | Checkpoint): string {
+export function checkpointHash(checkpoint: Omit<Checkpoint, "hash"> | Checkpoint, hash: (text: string) => string = sha256): string {
   const { hash: _ignored, ...body } = checkpoint as Checkpoint;
-  return sha256(canonicalJson(body));
+  return hash(canonicalJson(body));
 }
 
 /** `id` lets the caller reserve the id first, e.g. to cite it in a continuation prompt. */
-export function buildCheckpoint(snapshot: LoopSnapshot, deps: Pick<Deps, "now" | "random">, id?: string): Checkpoint {
+export function buildCheckpoint(snapshot: LoopSnapshot, deps: Pick<Deps, "now" | "random" | "sha256">, id?: string): Checkpoint {
   const totals = snapshot.ledger.totals;
   const body: Omit<Checkpoint, "hash"> = {
     id: id ?? newCheckpointId(deps),
@@ -85,7 +85,7 @@ export function buildCheckpoint(snapshot: LoopSnapshot, deps: Pick<Deps, "now" |
     // A JSON round trip makes the stored form and the hashed form identical.
     snapshot: JSON.parse(JSON.stringify(snapshot)) as LoopSnapshot,
   };
-  return { ...body, hash: checkpointHash(body) };
+  return { ...body, hash: checkpointHash(body, deps.sha256) };
 }
 
 const snapshotShape = z.looseObject({

@@ -42,9 +42,9 @@ function applyOne(snapshot: LoopSnapshot, request: ControlRequest, now: number, 
   switch (command.type) {
     case "terminate":
       return { snapshot: haltLoop(snapshot, "explicit_stop", why, by, now, out) };
+    // Between iterations a kill has nothing to abort: it pauses, like an
+    // interrupt (during an iteration the run phase aborts the agent first).
     case "kill":
-      if (!interruptsAllowed) return { snapshot, rejected: "user interrupts are disabled by config" };
-      return { snapshot: haltLoop(snapshot, "user_interrupted", why, by, now, out) };
     case "interrupt": {
       if (!interruptsAllowed) return { snapshot, rejected: "user interrupts are disabled by config" };
       if (snapshot.pause !== null) return { snapshot, rejected: "already paused" };

@@ -57,7 +57,11 @@ export async function haltPhase(args: {
   let next = args.snapshot;
 
   if (cause?.kind === "cancel") next = haltLoop(next, "cancelled", cause.reason, cause.by, now, events);
-  if (cause?.kind === "kill") next = haltLoop(next, "user_interrupted", cause.reason, cause.by, now, events);
+  // A kill aborts the running agent and pauses the loop: the operator decides
+  // what happens next (resume, nudge, terminate). It is not an ending.
+  if (cause?.kind === "kill" && next.pause === null) {
+    next = { ...next, pause: { text: cause.reason, by: cause.by, at: now } };
+  }
 
   const controlled = await applyStoredControls(next, ports, now, events);
   next = controlled.snapshot;

@@ -18,6 +18,11 @@ export interface Deps {
   random(): number;
   /** Resolves after `ms`, or early (never rejects) when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * SHA-256 hex of a UTF-8 string. Optional: the engine has its own pure
+   * implementation; a runtime may pass a native one (same digests, faster).
+   */
+  sha256?(text: string): string;
 }
 /** Alias used by the brief. */
 export type Clock = Deps;

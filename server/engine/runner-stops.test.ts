@@ -66,11 +66,17 @@ describe("every stop type, end to end", () => {
     expect(controls.acks.map((a) => a.outcome)).toEqual(["applied"]);
   });
 
-  it("user_interrupted: a kill aborts the running agent; the partial iteration is recorded", async () => {
+  it("a kill aborts the running agent, records the partial iteration and pauses the loop", async () => {
     const clock = new FakeClock();
     const controls = new FakeControls();
+    let paused = false;
     controls.onPoll = (n, c) => {
       if (n === 3) c.add({ type: "kill" }, "carol");
+      // Once paused, the operator ends the loop; without this it would wait for a resume.
+      if (!paused && c.acks.some((a) => a.note.includes("kill applied"))) {
+        paused = true;
+        c.add({ type: "terminate" }, "carol", "done here");
+      }
     };
     const result = await runLoop({
       goal: "g",
@@ -78,7 +84,8 @@ describe("every stop type, end to end", () => {
       ports: { agent: new ScriptedAgent([hangingStep()], clock), controls },
       deps: clock,
     });
-    expect(result.stopType).toBe("user_interrupted");
+    expect(result.stopType).toBe("explicit_stop");
+    expect(result.snapshot.state.iteration).toBe(1);
     expect(result.records).toHaveLength(1);
     expect(result.records[0]?.status).toBe("interrupted");
     expect(result.records[0]?.interruptedBy).toEqual({ kind: "kill", by: "carol", reason: "operator kill" });

@@ -137,6 +137,8 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
       await deps.sleep(Math.max(0, decision.untilMs - now), signal);
       continue;
     }
+    // The driver itself is being stopped: the next step records how it ends.
+    if (signal?.aborted) continue;
     if (!ports.controls) {
       // Nobody can answer: only a deadline can move the loop on.
       const deadline = decision.kind === "await_approval" ? decision.deadlineAt : null;

@@ -92,7 +92,8 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
       const [id] = await createLoops(1, countFile, 3_000, 1);
       const stale = spawnWorker(temp().target);
       workers.push(stale);
-      await waitFor(() => db().prisma.loop.findUniqueOrThrow({ where: { id: id! } }), (l) => l.inflightIteration === 1, 30_000);
+      // The stale worker's agent is running (it recorded its call) when the worker freezes.
+      await waitFor(async () => readCalls(countFile).length, (n) => n === 1, 30_000);
       const staleOwner = (await db().prisma.loop.findUniqueOrThrow({ where: { id: id! } })).leaseOwner;
       stale.child.kill("SIGSTOP"); // frozen: no heartbeats, no writes
 

@@ -75,7 +75,9 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
   const started = rt.engine.now();
   let iterations = 0;
   try {
-    await recordCrashedAttempt(rt.db.prisma, loopId, owner, now(), randomUUID());
+    const crashed = await recordCrashedAttempt(rt.db.prisma, loopId, owner, now(), randomUUID());
+    // What the loop row says is in flight (its number and attempt), kept here to save a read per iteration.
+    let marked: { number: number; attempt: number } | null = crashed ? { number: crashed.number, attempt: crashed.attempt + 1 } : null;
     let snapshot: LoopSnapshot;
     let ports: EnginePorts;
     try {
@@ -116,7 +118,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       }
 
       const number = pre.snapshot.state.iteration + 1;
-      await markInflight(rt.db.prisma, loopId, owner, number, now());
+      if (marked?.number !== number) marked = { number, attempt: await markInflight(rt.db.prisma, loopId, owner, number, now()) };
       const signal = keeper.iterationSignal();
       const result = await runIteration(pre.snapshot, ports, rt.engine, signal);
       keeper.endIteration();
@@ -134,7 +136,8 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
         loopId,
         owner,
         loop: result.decision.kind === "continue" && overBudget ? { ...patch, status: "queued" } : patch,
-        iteration: iterationRow(result.record),
+        iteration: { row: iterationRow(result.record), attempt: marked.attempt },
+        nextInflight: handBack ? null : { number: number + 1, at: now() },
         checkpoint: checkpointRow(result.checkpoint),
         events: eventRows([...pre.events, ...result.events]),
         acks,
@@ -144,6 +147,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       });
       rt.onEventsWritten?.();
       snapshot = result.snapshot;
+      marked = handBack ? null : { number: number + 1, attempt: 1 };
 
       if (result.decision.kind !== "continue") {
         const d = result.decision;

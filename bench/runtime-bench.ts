@@ -1,0 +1,88 @@
+// Runtime figures with an instant in-process agent: per-iteration overhead
+// (engine + persistence) and sustained iterations per second.
+import type { AgentPort } from "../server/engine";
+import type { Database } from "../server/db/client";
+import { LocalDispatcher } from "../server/jobs/local-dispatcher";
+import { DEFAULT_SETTINGS, type JobRuntime } from "../server/jobs/runtime-deps";
+import { systemDeps } from "../server/jobs/system-deps";
+import { startWorker } from "../server/jobs/worker";
+import { createLoop } from "../server/loops/loop-create.service";
+import { LOCAL_OPERATOR } from "../server/api/actor";
+
+export const instantAgent = (onCall?: () => void): AgentPort => ({
+  run: async (req) => {
+    onCall?.();
+    return { output: `answer ${req.iteration}`, claim: { done: false }, usage: { input: 50, output: 10, cache: 0 }, costUsd: 0.0001, toolCalls: [] };
+  },
+});
+
+const ENGINE_CONFIG = (maxIterations: number) => ({
+  stop: { maxIterations, noProgressIterations: 0, maxConsecutiveFailures: 0 },
+  reflection: { enabled: false },
+  health: { checkInterval: 0 },
+});
+
+export function percentile(values: number[], p: number) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+function runtimeFor(db: Database, agent: AgentPort) {
+  const dispatcher = new LocalDispatcher();
+  const rt: JobRuntime = { db, dispatcher, ports: () => ({ agent }), engine: systemDeps, settings: { ...DEFAULT_SETTINGS }, instanceId: "bench" };
+  dispatcher.attach(rt);
+  return { rt, dispatcher, services: { db, dispatcher, engine: systemDeps } };
+}
+
+const acting = { actor: LOCAL_OPERATOR, reason: "bench" };
+
+/** Time between consecutive agent calls of one loop: everything the runtime adds per iteration. */
+export async function measureOverhead(db: Database, iterations: number) {
+  const stamps: number[] = [];
+  const { dispatcher, services } = runtimeFor(db, instantAgent(() => stamps.push(performance.now())));
+  await createLoop(services, { goal: "bench", agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterations), start: true }, acting);
+  await dispatcher.idle();
+  const gaps = stamps.slice(1).map((t, i) => t - stamps[i]!);
+  return { iterations: stamps.length, p50: percentile(gaps, 50), p99: percentile(gaps, 99) };
+}
+
+/** Iterations per second with `loops` loops running at once in this process. */
+export async function measureThroughput(db: Database, loops: number, iterationsEach: number) {
+  let calls = 0;
+  const { dispatcher, services } = runtimeFor(db, instantAgent(() => calls++));
+  const ids: string[] = [];
+  for (let i = 0; i < loops; i++) {
+    ids.push((await createLoop(services, { goal: `bench ${i}`, agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterationsEach), start: false }, acting)).id);
+  }
+  const started = performance.now();
+  await db.prisma.loop.updateMany({ where: { id: { in: ids } }, data: { status: "queued" } });
+  for (const id of ids) dispatcher.dispatch(id);
+  await dispatcher.idle();
+  const seconds = (performance.now() - started) / 1000;
+  return { loops, iterations: calls, seconds, perSecond: calls / seconds };
+}
+
+/** Iterations per second with N in-process workers claiming from one database. */
+export async function measureWorkers(dbs: Database[], loops: number, iterationsEach: number) {
+  let calls = 0;
+  const agent = instantAgent(() => calls++);
+  const { services } = runtimeFor(dbs[0]!, agent);
+  for (let i = 0; i < loops; i++) {
+    await createLoop(services, { goal: `bench ${i}`, agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterationsEach), start: false }, acting);
+  }
+  const started = performance.now();
+  await dbs[0]!.prisma.loop.updateMany({ where: { status: "draft" }, data: { status: "queued" } });
+  const workers = dbs.map((db, i) =>
+    startWorker({ db, ports: () => ({ agent }), settings: { ...DEFAULT_SETTINGS }, concurrency: Math.ceil(loops / dbs.length), pollMs: 20, instanceId: `w${i}` }),
+  );
+  const target = loops * iterationsEach;
+  while (calls < target) await new Promise((r) => setTimeout(r, 5));
+  for (;;) {
+    const open = await dbs[0]!.prisma.loop.count({ where: { status: { in: ["queued", "running"] } } });
+    if (open === 0) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(workers.map((w) => w.stop()));
+  return { workers: dbs.length, loops, iterations: calls, seconds, perSecond: calls / seconds };
+}

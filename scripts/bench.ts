@@ -1,0 +1,59 @@
+// npm run bench: the runtime's figures on SQLite and PostgreSQL. Never part
+// of `npm test`: timings on a shared machine are for reading, not asserting.
+import { openDatabase } from "../server/db/client";
+import { migrate } from "../server/db/migrations/migrator";
+import { createTempDatabase } from "../server/db/temp-database";
+import { getEnv } from "../server/env";
+import { measureOverhead, measureThroughput, measureWorkers } from "../bench/runtime-bench";
+
+const env = getEnv();
+const root = process.cwd();
+const rows: string[][] = [["figure", "sqlite", "postgresql", "target"]];
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+async function withDatabase<T>(kind: "sqlite" | "postgresql", fn: (db: ReturnType<typeof openDatabase>, url: ReturnType<typeof openDatabase>["target"]) => Promise<T>) {
+  const temp = await createTempDatabase(kind, env.RALPH_PG_ADMIN_URL, "bench");
+  await migrate(temp.target, root);
+  const db = openDatabase(temp.target, { poolSize: 20 });
+  try {
+    return await fn(db, temp.target);
+  } finally {
+    await db.close();
+    await temp.drop();
+  }
+}
+
+const results: Record<string, Record<string, string>> = {};
+const put = (figure: string, kind: string, value: string) => ((results[figure] ??= {})[kind] = value);
+
+for (const kind of ["sqlite", "postgresql"] as const) {
+  console.error(`… ${kind}: per-iteration overhead`);
+  const overhead = await withDatabase(kind, (db) => measureOverhead(db, 500));
+  put("overhead p50 (ms)", kind, fmt(overhead.p50));
+  put("overhead p99 (ms)", kind, fmt(overhead.p99));
+  for (const loops of [1, 50, 200]) {
+    console.error(`… ${kind}: throughput with ${loops} loops`);
+    const t = await withDatabase(kind, (db) => measureThroughput(db, loops, loops === 1 ? 500 : Math.max(5, Math.round(2000 / loops))));
+    put(`iterations/s, ${loops} loop${loops > 1 ? "s" : ""}`, kind, fmt(t.perSecond, 0));
+  }
+  console.error(`… ${kind}: 2 workers`);
+  const w = await withDatabase(kind, async (db, target) => {
+    const second = openDatabase(target, { poolSize: 20 });
+    try {
+      return await measureWorkers([db, second], 200, 10);
+    } finally {
+      await second.close();
+    }
+  });
+  put("iterations/s, 2 workers, 200 loops", kind, fmt(w.perSecond, 0));
+}
+
+const targets: Record<string, string> = {
+  "overhead p99 (ms)": "< 5 (sqlite)",
+  "iterations/s, 200 loops": ">= 1000 (sqlite)",
+  "iterations/s, 2 workers, 200 loops": ">= 500 (postgresql)",
+};
+for (const [figure, byKind] of Object.entries(results)) rows.push([figure, byKind.sqlite ?? "", byKind.postgresql ?? "", targets[figure] ?? ""]);
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
+process.exit(0);
