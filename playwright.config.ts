@@ -40,7 +40,7 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { DATABASE_URL: `file:${join(dataDir, "e2e.db")}`, RALPH_DATA_DIR: dataDir },
+    env: { DATABASE_URL: `file:${join(dataDir, "e2e.db")}`, RALPH_DATA_DIR: dataDir, PORT: String(port), RALPH_SWEEP_INTERVAL_MS: "1000" },
     stdout: "pipe",
   },
 });
