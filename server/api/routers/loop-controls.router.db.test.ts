@@ -115,6 +115,18 @@ describeEachProvider("loop controls", ({ db }) => {
     expect((error as TRPCError).code).toBe("CONFLICT");
   });
 
+  it("when an approval deadline passes, the default action is applied and recorded", async () => {
+    setup(slowAgent(1, 3));
+    const id = await start({ stop: { scoreThreshold: 0.9 }, approvals: { periodic: { every: 1, deadline: 0.3, defaultAction: "approve" } } });
+    await statusIs(id, "completed");
+    const gates = await db().prisma.approval.findMany({ where: { loopId: id }, orderBy: { requestedAt: "asc" } });
+    expect(gates.length).toBeGreaterThanOrEqual(2);
+    expect(gates.every((g) => g.status === "expired")).toBe(true);
+    const decided = await db().prisma.loopEvent.findMany({ where: { loopId: id, type: "approval_decided" } });
+    expect(decided.every((e) => (e.payload as { byDefault: boolean; decision: string }).byDefault)).toBe(true);
+    expect((decided[0]!.payload as { decision: string }).decision).toBe("approve");
+  });
+
   it("limits can be changed on a live loop, and bad limits are refused", async () => {
     const api = setup(slowAgent(100));
     const id = await start({ stop: { maxIterations: 20, noProgressIterations: 0 } });
