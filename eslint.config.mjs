@@ -22,7 +22,8 @@ const config = [
     // The one module that reads the environment; Next's build-time NEXT_RUNTIME
     // switch; the Prisma CLI's own configs; and the generator, which hands the
     // environment to the Prisma CLI it runs.
-    files: ["server/env.ts", "instrumentation.ts", "prisma.config.ts", "prisma/postgresql/prisma.config.ts", "scripts/generate.mjs"],
+    // Test harnesses and fixture CLIs inspect their own environment on purpose.
+    files: ["server/env.ts", "instrumentation.ts", "prisma.config.ts", "prisma/postgresql/prisma.config.ts", "scripts/generate.mjs", "test/**", "**/fixtures/**"],
     rules: { "no-restricted-syntax": "off" },
   },
   {

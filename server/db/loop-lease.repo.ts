@@ -2,6 +2,7 @@
 // makes is fenced by its lease owner id (unique per claim), so a runtime whose
 // lease expired and was taken over can no longer write.
 import type { Db } from "./client";
+import { inTransaction } from "./tx";
 import type { Loop } from "./generated/sqlite/client";
 
 /** Statuses a runtime picks up right away (running only once its lease is free). */
@@ -29,13 +30,18 @@ const claimableWhere = (now: Date) => ({
 });
 
 /** Claims one loop if it is runnable and nobody holds a live lease on it. */
+// Writes below run in explicit transactions even when single statements: the
+// SQLite adapter shares one connection, and only transactions wait for each
+// other; a bare statement would otherwise land inside another open one.
+
 export async function claimLoop(db: Db, loopId: string, owner: string, now: Date, ttlMs: number): Promise<Loop | null> {
-  const claimed = await db.loop.updateMany({
-    where: { id: loopId, ...claimableWhere(now) },
-    data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + ttlMs), version: { increment: 1 } },
+  return inTransaction(db, async (tx) => {
+    const claimed = await tx.loop.updateMany({
+      where: { id: loopId, ...claimableWhere(now) },
+      data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + ttlMs), version: { increment: 1 } },
+    });
+    return claimed.count === 1 ? tx.loop.findUnique({ where: { id: loopId } }) : null;
   });
-  if (claimed.count !== 1) return null;
-  return db.loop.findUnique({ where: { id: loopId } });
 }
 
 /**
@@ -77,23 +83,27 @@ export async function claimNextLoops(
     orderBy: [{ nextRunAt: "asc" }, { updatedAt: "asc" }],
     take: limit,
   });
-  const claimed: string[] = [];
-  for (const { id } of candidates) {
-    const done = await db.loop.updateMany({
-      where: { id, ...claimableWhere(now) },
-      data: { leaseOwner: owner, leaseExpiresAt: expires, version: { increment: 1 } },
-    });
-    if (done.count === 1) claimed.push(id);
-  }
-  return claimed;
+  return inTransaction(db, async (tx) => {
+    const claimed: string[] = [];
+    for (const { id } of candidates) {
+      const done = await tx.loop.updateMany({
+        where: { id, ...claimableWhere(now) },
+        data: { leaseOwner: owner, leaseExpiresAt: expires, version: { increment: 1 } },
+      });
+      if (done.count === 1) claimed.push(id);
+    }
+    return claimed;
+  });
 }
 
 /** Renews the lease. Throws LeaseLostError when another runtime took the loop. */
 export async function renewLease(db: Db, loopId: string, owner: string, now: Date, ttlMs: number): Promise<void> {
-  const renewed = await db.loop.updateMany({
-    where: { id: loopId, leaseOwner: owner },
-    data: { leaseExpiresAt: new Date(now.getTime() + ttlMs), lastHeartbeatAt: now },
-  });
+  const renewed = await inTransaction(db, (tx) =>
+    tx.loop.updateMany({
+      where: { id: loopId, leaseOwner: owner },
+      data: { leaseExpiresAt: new Date(now.getTime() + ttlMs), lastHeartbeatAt: now },
+    }),
+  );
   if (renewed.count !== 1) throw new LeaseLostError(loopId);
 }
 

@@ -97,22 +97,24 @@ export async function commitStep(db: Db, write: StepWrite): Promise<void> {
 
 /** Marks an iteration as started, so a crash during it is noticed by the next owner. */
 export async function markInflight(db: Db, loopId: string, owner: string, number: number, now: Date): Promise<number> {
-  const loop = await db.loop.findUnique({ where: { id: loopId }, select: { inflightIteration: true, inflightAttempt: true } });
-  const attempt = loop?.inflightIteration === number ? (loop.inflightAttempt ?? 1) : 1;
-  const updated = await db.loop.updateMany({
-    where: { id: loopId, leaseOwner: owner },
-    data: {
-      inflightIteration: number,
-      inflightAttempt: attempt,
-      inflightStartedAt: now,
-      lastActivityAt: now,
-      status: "running",
-      nextRunAt: null,
-      ...(number === 1 && attempt === 1 ? { startedAt: now } : {}),
-    },
+  return inTransaction(db, async (tx) => {
+    const loop = await tx.loop.findUnique({ where: { id: loopId }, select: { inflightIteration: true, inflightAttempt: true } });
+    const attempt = loop?.inflightIteration === number ? (loop.inflightAttempt ?? 1) : 1;
+    const updated = await tx.loop.updateMany({
+      where: { id: loopId, leaseOwner: owner },
+      data: {
+        inflightIteration: number,
+        inflightAttempt: attempt,
+        inflightStartedAt: now,
+        lastActivityAt: now,
+        status: "running",
+        nextRunAt: null,
+        ...(number === 1 && attempt === 1 ? { startedAt: now } : {}),
+      },
+    });
+    if (updated.count !== 1) throw new LeaseLostError(loopId);
+    return attempt;
   });
-  if (updated.count !== 1) throw new LeaseLostError(loopId);
-  return attempt;
 }
 
 /**

@@ -7,3 +7,6 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
 }
+
+/** A JSON value as the storage layer accepts it (for services that pass JSON through). */
+export type JsonInput = import("./generated/sqlite/client").Prisma.InputJsonValue;

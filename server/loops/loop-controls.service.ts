@@ -4,7 +4,6 @@
 import { applyConfigPatch, LoopConfigError, restoreFromCheckpoint } from "../engine";
 import { insertControlRequest } from "../db/controls.repo";
 import { appendEvents } from "../db/events.repo";
-import type { Prisma } from "../db/generated/sqlite/client";
 import { currentCheckpoint } from "../db/loop-steps.repo";
 import { inTransaction } from "../db/tx";
 import { conflict, invalidInput, notFound } from "../errors";
@@ -101,7 +100,7 @@ export async function requestControl(svc: LoopServices, loopId: string, command:
               decidedById: acting.actor.id,
               decidedBy: actor,
               comment: "comment" in command ? (command.comment ?? null) : null,
-            } satisfies Prisma.ApprovalUpdateManyMutationInput,
+            },
           });
         }
       }

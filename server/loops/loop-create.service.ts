@@ -1,8 +1,7 @@
 // Creating, starting and forking loops.
 import { buildCheckpoint, createLoop as createSnapshot, parseLoopConfig, restoreFromCheckpoint, type LoopSnapshot } from "../engine";
 import { appendEvents } from "../db/events.repo";
-import type { Prisma } from "../db/generated/sqlite/client";
-import { inTransaction } from "../db/tx";
+import { inTransaction, type JsonInput } from "../db/tx";
 import { conflict, invalidInput, notFound } from "../errors";
 import { checkpointRow, loopPatch } from "../jobs/step-mapping";
 import { storedDefinition, type LoopDefinition } from "./loop-definition";
@@ -37,7 +36,7 @@ async function insertLoop(
         name: input.name ?? "",
         goal: snapshot.goal,
         agentKind: input.agentKind,
-        config: input.definition as Prisma.InputJsonValue,
+        config: input.definition as JsonInput,
         status: input.start ? "queued" : "draft",
         nextRunAt: null,
         checkpointId: checkpoint.id,

@@ -82,6 +82,14 @@ describeEachProvider("events.stream over HTTP", ({ db }) => {
     await stream.close();
   });
 
+  it("a Last-Event-ID beyond the newest event (a reset database) resumes from the newest", async () => {
+    const stream = await openRaw({}, { "last-event-id": "99999999" });
+    const id = await append("after.reset");
+    await until(() => stream.data().length === 1);
+    expect(stream.events()[0]!.id).toBe(id);
+    await stream.close();
+  });
+
   it("ends the server-side generator when the client disconnects", async () => {
     // afterEach has seen every earlier stream end, so this one is the only one.
     const wakeups = getEventWakeups(db());

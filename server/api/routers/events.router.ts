@@ -38,7 +38,11 @@ export const eventsRouter = router({
     // before the response starts, so once the client sees the stream connected
     // (onStarted), every event committed afterwards reaches it.
     .subscription(async ({ ctx, input, signal }) => {
-      const afterId = input?.lastEventId ? Number(input.lastEventId) : await latestCommittedEventId(ctx.db);
+      const latest = await latestCommittedEventId(ctx.db);
+      // A delivered id is committed, so it is never above the newest id unless
+      // the database was reset or its newest events deleted: then resume from
+      // the newest, or the stream would wait for ids that may never come.
+      const afterId = input?.lastEventId ? Math.min(Number(input.lastEventId), latest) : latest;
       const events = streamEvents(ctx.db, {
         loopId: input?.loopId,
         afterId,
