@@ -28,6 +28,9 @@ export default defineConfig({
           exclude: ["node_modules/**", ".next/**", "tmp/**"],
           environment: "node",
           globalSetup: ["./test/db-global-setup.ts"],
+          // One file at a time: the crash tests spawn real workers with
+          // second-scale leases, and a starved CPU would make them measure load.
+          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

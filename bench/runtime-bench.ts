@@ -86,3 +86,34 @@ export async function measureWorkers(dbs: Database[], loops: number, iterationsE
   await Promise.all(workers.map((w) => w.stop()));
   return { workers: dbs.length, loops, iterations: calls, seconds, perSecond: calls / seconds };
 }
+
+/** Resident memory of a runtime process holding `loops` live loops (demo agents, paced). */
+export async function measureLiveRss(db: Database, ports: import("../server/jobs/runtime-deps").PortsFactory, loops: number, seconds: number) {
+  const dispatcher = new LocalDispatcher();
+  const rt: JobRuntime = { db, dispatcher, ports, engine: systemDeps, settings: { ...DEFAULT_SETTINGS }, instanceId: "bench-rss" };
+  dispatcher.attach(rt);
+  const services = { db, dispatcher, engine: systemDeps };
+  const before = process.memoryUsage().rss;
+  for (let i = 0; i < loops; i++) {
+    await createLoop(
+      services,
+      {
+        goal: `Write a runbook for service ${i}`,
+        agentKind: "demo",
+        definition: { agent: { kind: "demo", seed: i, delayMs: 300 }, scorers: [{ kind: "length", name: "length", min: 400 }] },
+        engineConfig: { stop: { maxIterations: 1000, noProgressIterations: 0, maxConsecutiveFailures: 0 }, pacing: { delayMs: 500 } },
+        start: true,
+      },
+      acting,
+    );
+  }
+  let peak = 0;
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    peak = Math.max(peak, process.memoryUsage().rss);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const iterations = await db.prisma.iteration.count();
+  await dispatcher.stop();
+  return { loops, iterations, rssMb: peak / 2 ** 20, baselineMb: before / 2 ** 20 };
+}

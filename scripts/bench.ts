@@ -4,7 +4,14 @@ import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../server/db/temp-database";
 import { getEnv } from "../server/env";
-import { measureOverhead, measureThroughput, measureWorkers } from "../bench/runtime-bench";
+import { measureLiveRss, measureOverhead, measureThroughput, measureWorkers } from "../bench/runtime-bench";
+import { measureEventLatency } from "../server/loops/event-latency.bench";
+import { closeEventWakeups } from "../server/loops/event-wakeups";
+import { createPorts } from "../server/agents/registry";
+import { envSecretResolver } from "../server/agents/secret-resolver";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const env = getEnv();
 const root = process.cwd();
@@ -46,12 +53,31 @@ for (const kind of ["sqlite", "postgresql"] as const) {
     }
   });
   put("iterations/s, 2 workers, 200 loops", kind, fmt(w.perSecond, 0));
+
+  console.error(`… ${kind}: memory with 100 live loops`);
+  const workspaces = mkdtempSync(join(tmpdir(), "ralph-bench-"));
+  const demoPorts = (loop: { id: string; config: unknown }) =>
+    createPorts(loop.config as Parameters<typeof createPorts>[0], { workspaceDir: (id) => join(workspaces, id), secrets: envSecretResolver }, loop.id);
+  const rss = await withDatabase(kind, (db) => measureLiveRss(db, demoPorts, 100, 8));
+  put("runtime RSS, 100 live loops (MB)", kind, `${fmt(rss.rssMb, 0)} (${rss.iterations} it.)`);
+
+  console.error(`… ${kind}: event → SSE subscriber latency`);
+  const latency = await withDatabase(kind, async (db) => {
+    try {
+      return await measureEventLatency(db, { samples: 200 });
+    } finally {
+      await closeEventWakeups(db);
+    }
+  });
+  put("event latency p50 (ms)", kind, fmt(latency.p50Ms));
+  put("event latency p95 (ms)", kind, fmt(latency.p95Ms));
 }
 
 const targets: Record<string, string> = {
   "overhead p99 (ms)": "< 5 (sqlite)",
   "iterations/s, 200 loops": ">= 1000 (sqlite)",
   "iterations/s, 2 workers, 200 loops": ">= 500 (postgresql)",
+  "event latency p95 (ms)": "< 250",
 };
 for (const [figure, byKind] of Object.entries(results)) rows.push([figure, byKind.sqlite ?? "", byKind.postgresql ?? "", targets[figure] ?? ""]);
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

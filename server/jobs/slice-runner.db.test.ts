@@ -54,12 +54,17 @@ describeEachProvider("job runtime", ({ db }) => {
   it("pacing releases the loop between iterations and picks it up again", async () => {
     h = createHarness(db(), { improving: improvingAgent(3) });
     const { id } = await newLoop("improving", { stop: { scoreThreshold: 0.9 }, pacing: { delayMs: 150 } });
-    await new Promise((r) => setTimeout(r, 60));
-    const mid = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
-    expect(mid.status).toBe("waiting");
-    expect(mid.leaseOwner).toBeNull();
-    await new Promise((r) => setTimeout(r, 700));
+    // Watch the row until the loop completes: between iterations it must wait with no lease held.
+    const seen: { status: string; leased: boolean }[] = [];
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const row = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
+      seen.push({ status: row.status, leased: row.leaseOwner !== null });
+      if (row.status === "completed" || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(seen.at(-1)!.status).toBe("completed");
+    expect(seen.some((s) => s.status === "waiting" && !s.leased)).toBe(true);
     await h.dispatcher.idle();
-    expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).status).toBe("completed");
   });
 });
