@@ -62,12 +62,13 @@ export async function commitStep(db: Db, write: StepWrite): Promise<void> {
       : { inflightIteration: null, inflightAttempt: null, inflightStartedAt: null };
     await fencedLoopUpdate(tx, write, { ...(write.checkpoint ? { checkpointId: write.checkpoint.id } : {}), ...inflight });
     if (write.iteration) {
-      await tx.iteration.create({
-        data: { ...write.iteration.row, loopId: write.loopId, attempt: write.iteration.attempt } as Prisma.IterationUncheckedCreateInput,
+      // createMany: nothing is read back (the row carries the whole input and output).
+      await tx.iteration.createMany({
+        data: [{ ...write.iteration.row, loopId: write.loopId, attempt: write.iteration.attempt }],
       });
     }
     if (write.checkpoint) {
-      await tx.checkpoint.create({ data: { ...write.checkpoint, loopId: write.loopId } });
+      await tx.checkpoint.createMany({ data: [{ ...write.checkpoint, loopId: write.loopId }] });
     }
     await appendEvents(tx, write.events);
     if (write.acks.length) await settleControlRequests(tx, write.acks);
