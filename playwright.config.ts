@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
+import { E2E_ADMIN } from "./e2e/support/accounts";
 
 // Every run serves the built app on a fresh SQLite database of its own.
 const dataDir = mkdtempSync(join(tmpdir(), "ralph-e2e-"));
@@ -40,7 +41,15 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { DATABASE_URL: `file:${join(dataDir, "e2e.db")}`, RALPH_DATA_DIR: dataDir, PORT: String(port), RALPH_SWEEP_INTERVAL_MS: "1000" },
+    env: {
+      DATABASE_URL: `file:${join(dataDir, "e2e.db")}`,
+      RALPH_DATA_DIR: dataDir,
+      PORT: String(port),
+      RALPH_SWEEP_INTERVAL_MS: "1000",
+      // The admin e2e/support/auth.ts signs in as (and creates the other roles with).
+      RALPH_ADMIN_EMAIL: E2E_ADMIN.email,
+      RALPH_ADMIN_PASSWORD: E2E_ADMIN.password,
+    },
     stdout: "pipe",
   },
 });

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/layout/app-nav";
+import { serverCaller } from "@/server/api/rsc";
 import { TRPCReactProvider } from "@/lib/trpc/client";
 import "./globals.css";
 
@@ -12,15 +14,19 @@ export const metadata: Metadata = {
 // Applies the saved theme before first paint, so dark mode never flashes light.
 const themeScript = `try{var t=localStorage.getItem("theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // proxy.ts sets the CSP nonce. Reading the user also sends a private page
+  // without a live session to sign-in (server/api/rsc.tsx).
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
+  const user = await (await serverCaller()).auth.me();
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <TRPCReactProvider>
-          <AppNav />
+          <AppNav user={user} />
           <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">{children}</main>
         </TRPCReactProvider>
       </body>

@@ -31,6 +31,25 @@ const envSchema = z.object({
   RALPH_HEARTBEAT_MS: z.coerce.number().int().min(50).default(2_000),
   RALPH_SLICE_BUDGET_MS: z.coerce.number().int().min(1000).default(55_000),
   RALPH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  // Sign-in sessions end after this long without a request, and in any case
+  // this long after sign-in.
+  RALPH_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(8 * 60),
+  RALPH_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  // Failed sign-ins allowed per account and per client address in 15 minutes.
+  RALPH_SIGNIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  RALPH_SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(10_000).default(20),
+  // Creates (or, with a new password, resets) this admin at start. Both or neither.
+  RALPH_ADMIN_EMAIL: z.preprocess((v) => (v === "" ? undefined : v), z.email("must be an email address").optional()),
+  RALPH_ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(12, "must be at least 12 characters").max(200).optional()),
+  // Encrypts stored secrets (AES-256-GCM): base64 of 32 random bytes. Unset: a
+  // key kept in RALPH_DATA_DIR/secret-key (created 0600 on first use).
+  RALPH_SECRET_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be base64 of exactly 32 bytes (openssl rand -base64 32)")
+    .optional(),
+  // Behind a reverse proxy: take the client address from the last
+  // X-Forwarded-For entry (the proxy's view) instead of the socket.
+  RALPH_TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -47,7 +66,14 @@ export class EnvError extends Error {
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
-  if (result.success) return result.data;
+  if (result.success) {
+    const { RALPH_ADMIN_EMAIL: email, RALPH_ADMIN_PASSWORD: password } = result.data;
+    if (!email !== !password) {
+      const missing = email ? "RALPH_ADMIN_PASSWORD" : "RALPH_ADMIN_EMAIL";
+      throw new EnvError([{ variable: missing, message: "RALPH_ADMIN_EMAIL and RALPH_ADMIN_PASSWORD must be set together" }]);
+    }
+    return result.data;
+  }
   throw new EnvError(
     result.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? "?"), message: issue.message })),
   );

@@ -1,10 +1,14 @@
+import { PasswordSection } from "@/components/auth/password-section";
+import { SecretsSection } from "@/components/auth/secrets-section";
+import { UsersSection } from "@/components/auth/users-section";
 import { serverCaller } from "@/server/api/rsc";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
 
 export default async function SettingsPage() {
-  const health = await (await serverCaller()).system.health();
+  const caller = await serverCaller();
+  const [health, me] = await Promise.all([caller.system.health(), caller.auth.me()]);
   const rows: [string, string][] = [
     ["Database", health.db],
     ["Migrations", health.migrations],
@@ -25,6 +29,11 @@ export default async function SettingsPage() {
           ))}
         </dl>
       </section>
+      <div className="mt-6 grid gap-6">
+        <PasswordSection />
+        {me?.role === "admin" && <UsersSection selfId={me.id} />}
+        {me?.role === "admin" && <SecretsSection />}
+      </div>
     </>
   );
 }

@@ -1,25 +1,71 @@
 import type { Database } from "../db/client";
 import type { LoopServices } from "../loops/loop-services";
+import { clientIp } from "../auth/client-ip";
+import { clearedSessionCookie, isHttps, readSessionToken } from "../auth/session-cookie";
+import { resolveSession, type SessionPolicy } from "../auth/sessions.service";
 import { LOCAL_OPERATOR, type Actor } from "./actor";
 
 export interface ApiContext {
   db: Database;
   services: LoopServices;
+  /** Who is calling: the signed-in user, or null (anonymous). */
   actor: Actor | null;
+  /** The session behind `actor` (null for anonymous and in-process callers). */
+  sessionId: string | null;
   headers: Headers;
+  /** Rate-limit key for this caller (socket address, or the proxy's view when trusted). */
+  clientIp: string;
+  /** Where procedures add Set-Cookie; null when there is no HTTP response (RSC, tests). */
+  responseHeaders: Headers | null;
 }
 
 export interface ContextInput {
   services: LoopServices;
   headers?: Headers;
   actor?: Actor | null;
+  sessionId?: string | null;
+  responseHeaders?: Headers | null;
 }
 
+/**
+ * In-process callers (tests, scripts): the actor is whatever the caller says,
+ * the built-in local admin when it says nothing. HTTP requests and server
+ * components never come through here; they use `createRequestContext`.
+ */
 export function createContext(input: ContextInput): ApiContext {
+  const headers = input.headers ?? new Headers();
   return {
     db: input.services.db,
     services: input.services,
     actor: input.actor === undefined ? LOCAL_OPERATOR : input.actor,
-    headers: input.headers ?? new Headers(),
+    sessionId: input.sessionId ?? null,
+    headers,
+    clientIp: clientIp(headers, false),
+    responseHeaders: input.responseHeaders ?? null,
+  };
+}
+
+/**
+ * HTTP requests (the tRPC route) and server components: the actor comes from
+ * the session cookie and nothing else; no valid session means anonymous.
+ */
+export async function createRequestContext(input: {
+  services: LoopServices;
+  headers: Headers;
+  responseHeaders?: Headers | null;
+  policy?: SessionPolicy;
+}): Promise<ApiContext> {
+  const token = readSessionToken(input.headers);
+  const session = await resolveSession(input.services.db, token, input.services.engine.now(), input.policy);
+  // An expired or revoked cookie is dropped, so the next page load goes to sign-in.
+  if (token && !session) input.responseHeaders?.append("set-cookie", clearedSessionCookie(isHttps(input.headers)));
+  return {
+    db: input.services.db,
+    services: input.services,
+    actor: session?.actor ?? null,
+    sessionId: session?.sessionId ?? null,
+    headers: input.headers,
+    clientIp: clientIp(input.headers),
+    responseHeaders: input.responseHeaders ?? null,
   };
 }

@@ -1,10 +1,20 @@
+import { authRouter } from "./routers/auth.router";
+import { eventsRouter } from "./routers/events.router";
 import { loopsRouter } from "./routers/loops.router";
+import { secretsRouter } from "./routers/secrets.router";
+import { shareRouter } from "./routers/share.router";
 import { systemRouter } from "./routers/system.router";
+import { usersRouter } from "./routers/users.router";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
   system: systemRouter,
   loops: loopsRouter,
+  events: eventsRouter,
+  auth: authRouter,
+  users: usersRouter,
+  secrets: secretsRouter,
+  share: shareRouter,
 });
 
 export type AppRouter = typeof appRouter;

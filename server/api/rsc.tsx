@@ -3,16 +3,30 @@ import "server-only";
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { createTRPCOptionsProxy, type TRPCQueryOptions } from "@trpc/tanstack-react-query";
 import { headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
+import { isPublicPage, loginPath } from "@/lib/auth/paths";
 import { makeQueryClient } from "@/lib/trpc/query-client";
 import { getAppRuntime } from "../jobs/app-runtime";
-import { createContext } from "./context";
+import { createRequestContext } from "./context";
 import { appRouter, createCaller } from "./root";
 
 /** One QueryClient per request. */
 export const getQueryClient = cache(makeQueryClient);
 
-const createRscContext = cache(async () => createContext({ services: getAppRuntime().services, headers: new Headers(await headers()) }));
+/**
+ * The actor comes from the request's session cookie, as for the HTTP route.
+ * A private page rendered without a live session (expired or revoked while
+ * the cookie stayed) goes to sign-in instead of failing with UNAUTHORIZED;
+ * proxy.ts tells us the path.
+ */
+const createRscContext = cache(async () => {
+  const requestHeaders = new Headers(await headers());
+  const ctx = await createRequestContext({ services: getAppRuntime().services, headers: requestHeaders });
+  const path = requestHeaders.get("x-ralph-path");
+  if (!ctx.actor && path && !isPublicPage(path)) redirect(loginPath(path));
+  return ctx;
+});
 
 export const trpc = createTRPCOptionsProxy({
   ctx: createRscContext,

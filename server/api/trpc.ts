@@ -5,12 +5,30 @@ import { hasRole, type Role } from "./actor";
 import type { ApiContext } from "./context";
 import { toTRPCError } from "./error-map";
 
+/**
+ * Every procedure declares who may call it, here and nowhere else: a `role`
+ * (through `roleProcedure`) or `public: true` (through `publicProcedure`, an
+ * explicit short list checked by server/api/role-matrix.db.test.ts).
+ */
 export interface ProcedureMeta {
   role?: Role;
+  public?: true;
 }
+
+/**
+ * Server-sent event streams (subscriptions). Proxies and load balancers close
+ * connections that stay silent for ~30-60 s, and a half-dead connection is only
+ * noticed by the client when nothing arrives: the server pings every 5 s and
+ * the client reconnects (resuming from the last event id) after 15 s of silence.
+ */
+export const SSE_OPTIONS = {
+  ping: { enabled: true, intervalMs: 5_000 },
+  client: { reconnectAfterInactivityMs: 15_000 },
+};
 
 const t = initTRPC.context<ApiContext>().meta<ProcedureMeta>().create({
   transformer: superjson,
+  sse: SSE_OPTIONS,
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
     return {
@@ -35,16 +53,26 @@ const mapErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(mapErrors);
+const baseProcedure = t.procedure.use(mapErrors);
 
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+/** Callable without signing in. Keep this list short; the role matrix test names every one. */
+export const publicProcedure = baseProcedure.meta({ public: true });
+
+export const protectedProcedure = baseProcedure.use(({ ctx, next }) => {
   if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
-/** A procedure that needs at least `role`. */
+/**
+ * A procedure that needs at least `role`. The check reads the role from the
+ * procedure's meta, so the declared role is the enforced role; a signed-in
+ * call to a procedure without one is refused.
+ */
 export const roleProcedure = (role: Role) =>
-  protectedProcedure.meta({ role }).use(({ ctx, next }) => {
-    if (!hasRole(ctx.actor, role)) throw new TRPCError({ code: "FORBIDDEN", message: `This needs the ${role} role` });
+  protectedProcedure.meta({ role }).use(({ ctx, meta, next }) => {
+    const needed = meta?.role;
+    if (!needed || !hasRole(ctx.actor, needed)) {
+      throw new TRPCError({ code: "FORBIDDEN", message: needed ? `This needs the ${needed} role` : "This procedure declares no role" });
+    }
     return next();
   });

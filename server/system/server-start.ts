@@ -4,15 +4,18 @@ import { getEnv } from "../env";
 import { prepareDatabase } from "../db/bootstrap";
 import { resolveDatabaseTarget } from "../db/database-target";
 import { startAppSweeper } from "../jobs/app-runtime";
+import { startAuth } from "../auth/start-up";
 
 export async function startServerRuntime() {
   const env = getEnv(); // a bad variable fails here, naming it
   const target = resolveDatabaseTarget(env.DATABASE_URL, process.cwd());
   const applied = await prepareDatabase(target, process.cwd());
   const where = target.kind === "sqlite" ? target.file : new URL(target.url).pathname.slice(1);
+  const auth = await startAuth(); // before the first request: stamps peer addresses, creates RALPH_ADMIN_*
   startAppSweeper();
   console.log(
     `Ralph Control: ${target.kind} database ${where} ` +
-      (applied.length ? `migrated (${applied.join(", ")})` : "is up to date"),
+      (applied.length ? `migrated (${applied.join(", ")})` : "is up to date") +
+      `; ${auth}`,
   );
 }

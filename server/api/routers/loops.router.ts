@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { iterationPage } from "../../db/iterations.repo";
 import { listLoopSummaries } from "../../loops/loop-list.service";
-import { getLoopDetail } from "../../loops/loop-detail.service";
+import { getLoopDefinition, getLoopDetail } from "../../loops/loop-detail.service";
+import { loopTemplates } from "../../loops/loop-templates";
+import { redactLoopForShare } from "../../share/share-links.service";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
@@ -40,5 +42,13 @@ export const loopsRouter = router({
       const items = await iterationPage(ctx.db.prisma, input.id, input);
       return { items, nextBeforeNumber: items.length === input.limit ? items[items.length - 1]?.number : undefined };
     }),
+  /** Starting points for the New-loop form (complete, valid definitions). */
+  templates: viewer.query(() => loopTemplates()),
+  /** A loop's stored definition for "clone", secrets blanked (redactedPaths says which to ask again). */
+  definition: viewer.input(z.object({ id: loopId })).query(({ ctx, input }) => getLoopDefinition(ctx.db, input.id)),
+  /** Exactly what `share.view` would show for this loop: the redaction preview before a link is created. */
+  sharePreview: roleProcedure("operator")
+    .input(z.object({ id: loopId }))
+    .query(async ({ ctx, input }) => redactLoopForShare(await getLoopDetail(ctx.db, input.id, ctx.services.engine.now()))),
   ...loopControlsRouter._def.record,
 });

@@ -1,19 +1,9 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { appRouter } from "@/server/api/root";
-import { createContext } from "@/server/api/context";
+import { handleTrpcHttp } from "@/server/api/http-handler";
 import { getAppRuntime } from "@/server/jobs/app-runtime";
 
 export const dynamic = "force-dynamic";
 
-const handler = (req: Request) =>
-  fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req,
-    router: appRouter,
-    createContext: () => createContext({ services: getAppRuntime().services, headers: req.headers }),
-    onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
-    },
-  });
+// CSRF/content-type checks and the session-cookie context live in the shared handler.
+const handler = (req: Request) => handleTrpcHttp(req, getAppRuntime().services);
 
 export { handler as GET, handler as POST };

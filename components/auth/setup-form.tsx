@@ -1,0 +1,35 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { useTRPC } from "@/lib/trpc/client";
+import { errorMessage, Field, FormError } from "./field";
+
+/** Creates the first admin and signs them in. */
+export function SetupForm() {
+  const trpc = useTRPC();
+  const [form, setForm] = useState({ name: "", email: "", password: "", confirm: "" });
+  const [mismatch, setMismatch] = useState(false);
+  // A full page load, so the layout renders with the new session.
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+  const setup = useMutation(trpc.auth.setup.mutationOptions({ onSuccess: () => window.location.assign("/") }));
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setMismatch(form.password !== form.confirm);
+    if (form.password === form.confirm) setup.mutate({ name: form.name, email: form.email, password: form.password });
+  };
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      <Field id="name" label="Name" autoComplete="name" value={form.name} onChange={set("name")} />
+      <Field id="email" label="Email" type="email" autoComplete="username" required value={form.email} onChange={set("email")} />
+      <Field id="password" label="Password" type="password" autoComplete="new-password" required minLength={12} value={form.password} onChange={set("password")} />
+      <Field id="confirm" label="Repeat password" type="password" autoComplete="new-password" required value={form.confirm} onChange={set("confirm")} />
+      <p className="text-xs text-slate-500">At least 12 characters.</p>
+      <FormError message={mismatch ? "The passwords do not match" : errorMessage(setup.error)} />
+      <Button type="submit" className="w-full" disabled={setup.isPending || setup.isSuccess}>
+        Create admin account
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+// Admin: create accounts with a role, change roles, disable and enable.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { useTRPC } from "@/lib/trpc/client";
+import { errorMessage, Field, FormError, INPUT } from "./field";
+import { Section } from "./section";
+
+const ROLES = ["viewer", "operator", "admin"] as const;
+type Role = (typeof ROLES)[number];
+
+export function UsersSection({ selfId }: { selfId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const users = useQuery(trpc.users.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
+  const update = useMutation(trpc.users.update.mutationOptions({ onSuccess: refresh }));
+  const create = useMutation(trpc.users.create.mutationOptions({ onSuccess: refresh }));
+  const [form, setForm] = useState({ email: "", name: "", password: "", role: "viewer" as Role });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(form, { onSuccess: () => setForm({ email: "", name: "", password: "", role: "viewer" }) });
+  };
+
+  return (
+    <Section title="Users" description="Viewers read loops and reports; operators also create and control loops; admins also manage users and secrets.">
+      <FormError message={errorMessage(users.error) ?? errorMessage(update.error)} />
+      <table className="mb-6 w-full text-left text-sm">
+        <thead className="text-slate-500">
+          <tr>
+            <th className="py-2 font-medium">Email</th>
+            <th className="py-2 font-medium">Role</th>
+            <th className="py-2 font-medium">State</th>
+            <th className="py-2" />
+          </tr>
+        </thead>
+        <tbody>
+          {users.data?.map((user) => (
+            <tr key={user.id} className="border-t border-slate-100 dark:border-slate-800">
+              <td className="py-2">
+                {user.email}
+                {user.name && <span className="ml-2 text-slate-500">{user.name}</span>}
+              </td>
+              <td className="py-2">
+                <select
+                  aria-label={`Role of ${user.email}`}
+                  className={`${INPUT} w-32`}
+                  value={user.role}
+                  disabled={user.id === selfId || update.isPending}
+                  onChange={(e) => update.mutate({ id: user.id, role: e.target.value as Role })}
+                >
+                  {ROLES.map((r) => (
+                    <option key={r}>{r}</option>
+                  ))}
+                </select>
+              </td>
+              <td className="py-2">{user.disabledAt ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}</td>
+              <td className="py-2 text-right">
+                {user.id !== selfId && (
+                  <Button
+                    variant="secondary"
+                    aria-label={`${user.disabledAt ? "Enable" : "Disable"} ${user.email}`}
+                    disabled={update.isPending}
+                    onClick={() => update.mutate({ id: user.id, disabled: !user.disabledAt })}
+                  >
+                    {user.disabledAt ? "Enable" : "Disable"}
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h3 className="mb-2 text-sm font-medium">Add a user</h3>
+      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2" noValidate>
+        <Field id="new-user-email" label="Email" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+        <Field id="new-user-name" label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <Field id="new-user-password" label="Initial password" type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+        <div className="space-y-1">
+          <label htmlFor="new-user-role" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+            Role
+          </label>
+          <select id="new-user-role" className={INPUT} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </div>
+        <div className="sm:col-span-2">
+          <FormError message={errorMessage(create.error)} />
+          <Button type="submit" className="mt-2" disabled={create.isPending}>
+            Add user
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}

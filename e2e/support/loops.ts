@@ -1,0 +1,50 @@
+// Loop helpers for the dashboard flows: create a loop through the New-loop
+// form (from a template, adjusted in its JSON tab), and read what the loop
+// page shows.
+import { expect, type Page } from "@playwright/test";
+
+export type Definition = Record<string, unknown> & { agent: Record<string, unknown>; loop?: Record<string, Record<string, unknown>>; scorers?: unknown[] };
+
+/** Opens /loops/new, picks a template, lets `adjust` change its definition in the JSON tab, submits; returns the new loop's id. */
+export async function createLoopFromForm(page: Page, template: string, adjust: (d: Definition) => Definition = (d) => d): Promise<string> {
+  await page.goto("/loops/new");
+  await page.getByRole("radio", { name: template }).check();
+  await page.getByRole("tab", { name: "JSON" }).click();
+  const editor = page.getByLabel("Loop definition (JSON)");
+  const definition = adjust(JSON.parse(await editor.inputValue()) as Definition);
+  await editor.fill(JSON.stringify(definition, null, 2));
+  await page.getByRole("button", { name: "Create and start loop" }).click();
+  await page.waitForURL(/\/loops\/[0-9a-f-]{36}$/);
+  return page.url().split("/").at(-1)!;
+}
+
+/** The demo template with a fast, predictable agent (no flaky failures). */
+export const steadyDemo =
+  (agent: Record<string, unknown>, loop: Record<string, Record<string, unknown>> = {}) =>
+  (d: Definition): Definition => ({
+    ...d,
+    agent: { ...d.agent, failureRate: 0, ...agent },
+    loop: { ...(d.loop ?? {}), ...loop, stop: { ...(d.loop?.stop ?? {}), ...(loop.stop ?? {}) } },
+  });
+
+export const statusBadge = (page: Page) => page.getByTestId("loop-status");
+
+export async function expectStatus(page: Page, text: RegExp | string, timeout = 30_000) {
+  await expect(statusBadge(page)).toContainText(text, { timeout });
+}
+
+/** How many points a chart of the loop page currently draws. */
+export async function chartPoints(page: Page, testId: string): Promise<number> {
+  return Number((await page.getByTestId(testId).getAttribute("data-points")) ?? "0");
+}
+
+export async function control(page: Page, name: string) {
+  await page.getByRole("toolbar", { name: "Loop controls" }).getByRole("button", { name: new RegExp(`^${name}`) }).click();
+}
+
+export async function noHorizontalScroll(page: Page) {
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  expect(scroll, `page is ${scroll}px wide in a ${client}px viewport`).toBeLessThanOrEqual(client);
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });

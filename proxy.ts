@@ -1,0 +1,36 @@
+// Runs before every page request (not API routes or static files):
+// - a fresh CSP nonce per request (Next applies it to its own scripts);
+// - no session cookie on a private page → /login?next=<path>. The cookie is
+//   only checked for shape here; the session itself is verified by the
+//   server (tRPC context, and app/layout.tsx for full page loads).
+import { NextResponse, type NextRequest } from "next/server";
+import { SESSION_COOKIE } from "@/server/auth/session-cookie";
+import { looksLikeToken } from "@/server/auth/tokens";
+import { isPublicPage, loginPath } from "@/lib/auth/paths";
+import { pageCsp } from "@/server/security/security-headers";
+
+// Build-time constant (like NEXT_RUNTIME in instrumentation.ts), not configuration.
+// eslint-disable-next-line no-restricted-syntax
+const DEV = process.env.NODE_ENV === "development";
+
+export function proxy(request: NextRequest) {
+  const { pathname, search } = request.nextUrl;
+  const token = request.cookies.get(SESSION_COOKIE)?.value;
+  if (!isPublicPage(pathname) && !(token && looksLikeToken(token))) {
+    return NextResponse.redirect(new URL(loginPath(pathname + search), request.url));
+  }
+
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const csp = pageCsp(nonce, { dev: DEV });
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("x-ralph-path", pathname);
+  headers.set("content-security-policy", csp);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", csp);
+  return response;
+}
+
+export const config = {
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|robots.txt).*)"],
+};

@@ -1,0 +1,27 @@
+// Admin: accounts and roles.
+import { z } from "zod";
+import { createAccount, listAccounts, resetPassword, updateAccount } from "../../auth/users.service";
+import { ROLES } from "../../auth/sessions.service";
+import { PASSWORD_MAX } from "../../auth/password";
+import { roleProcedure, router } from "../trpc";
+import { emailInput } from "./auth.router";
+
+const admin = roleProcedure("admin");
+const userId = z.string().min(1).max(100);
+const role = z.enum(ROLES);
+
+export const usersRouter = router({
+  list: admin.query(({ ctx }) => listAccounts(ctx.db)),
+  create: admin
+    .input(z.object({ email: emailInput, name: z.string().trim().max(200).optional(), role, password: z.string().min(1).max(PASSWORD_MAX) }))
+    .mutation(({ ctx, input }) => createAccount(ctx.db, input, ctx.services.engine.newId)),
+  update: admin
+    .input(z.object({ id: userId, role: role.optional(), disabled: z.boolean().optional(), name: z.string().trim().max(200).optional() }))
+    .mutation(({ ctx, input }) => updateAccount(ctx.db, ctx.actor, input.id, input, ctx.services.engine.now())),
+  resetPassword: admin
+    .input(z.object({ id: userId, password: z.string().min(1).max(PASSWORD_MAX) }))
+    .mutation(async ({ ctx, input }) => {
+      await resetPassword(ctx.db, input.id, input.password, ctx.services.engine.now());
+      return { ok: true as const };
+    }),
+});

@@ -1,0 +1,85 @@
+/**
+ * Read-only share links to one loop's report.
+ *
+ * - The token is 256 bits from the CSPRNG, returned once by `createShareLink`
+ *   (as the path `/r/<token>`); only its SHA-256 is stored.
+ * - `resolveShareToken` looks a token up by hash, rate-limited per client IP,
+ *   and re-checks expiry and revocation on every call, so a revoke takes
+ *   effect on the next request.
+ * - Whatever a shared page shows goes through `redactLoopForShare` (see
+ *   ./share-redaction.ts).
+ */
+import type { Database } from "../db/client";
+import { insertShareLink, revokeShareLink, shareLinkByHash, shareLinksOfLoop, touchShareLink } from "../db/share-links.repo";
+import { notFound } from "../errors";
+import { enforceLimit, hit, type RateLimit } from "../auth/rate-limit";
+import { hashToken, looksLikeToken, newToken } from "../auth/tokens";
+
+export { redactLoopForShare, redactIterationsForShare, type SharedLoopDetail } from "./share-redaction";
+
+/** Unknown, expired or revoked tokens per IP: guessing is pointless at 256 bits, and this makes it slow too. */
+export const SHARE_MISS_LIMIT: RateLimit = { bucket: "share-miss-ip", max: 20, windowMs: 10 * 60_000 };
+/** Every lookup per IP: generous for a person reloading a page, a cap for scrapers. */
+export const SHARE_LOOKUP_LIMIT: RateLimit = { bucket: "share-ip", max: 300, windowMs: 60_000 };
+
+export const sharePath = (token: string) => `/r/${token}`;
+
+export interface CreatedShareLink {
+  id: string;
+  loopId: string;
+  expiresAt: Date | null;
+  /** The only time the token is available: `/r/<token>`. */
+  path: string;
+}
+
+export async function createShareLink(
+  db: Database,
+  input: { loopId: string; expiresAt: Date | null; createdById: string | null; newId: () => string },
+): Promise<CreatedShareLink> {
+  const loop = await db.prisma.loop.findUnique({ where: { id: input.loopId }, select: { id: true } });
+  if (!loop) throw notFound("Loop", input.loopId);
+  const token = newToken();
+  const row = await insertShareLink(db.prisma, {
+    id: input.newId(),
+    loopId: input.loopId,
+    tokenHash: hashToken(token),
+    createdById: input.createdById,
+    expiresAt: input.expiresAt,
+  });
+  return { id: row.id, loopId: row.loopId, expiresAt: row.expiresAt, path: sharePath(token) };
+}
+
+export async function listShareLinks(db: Database, loopId: string, now: number) {
+  const rows = await shareLinksOfLoop(db.prisma, loopId);
+  return rows.map((row) => ({
+    ...row,
+    state: row.revokedAt ? ("revoked" as const) : row.expiresAt && row.expiresAt.getTime() <= now ? ("expired" as const) : ("active" as const),
+  }));
+}
+
+export async function revokeShare(db: Database, id: string, now: number): Promise<void> {
+  if (!(await revokeShareLink(db.prisma, id, new Date(now)))) throw notFound("Share link", id);
+}
+
+/**
+ * The loop a share token opens, or null (unknown, malformed, expired or
+ * revoked: callers answer 404 without saying which). Throws RATE_LIMITED
+ * (DomainError) when `ip` looked up too many links; render that as 429.
+ *
+ * @param ip the client address from the request (`clientIp(headers)`); the
+ *           rate-limit key, never trusted for anything else.
+ * @param now epoch ms; injectable for tests.
+ */
+export async function resolveShareToken(db: Database, token: string, ip: string, now = Date.now()): Promise<{ loopId: string } | null> {
+  await enforceLimit(db, SHARE_LOOKUP_LIMIT, ip, now, "Too many shared-page requests from your address.");
+  await enforceLimit(db, SHARE_MISS_LIMIT, ip, now, "Too many invalid share links from your address.");
+  await hit(db, SHARE_LOOKUP_LIMIT, ip, now);
+  const link = looksLikeToken(token) ? await shareLinkByHash(db.prisma, hashToken(token)) : null;
+  const live = link && !link.revokedAt && (!link.expiresAt || link.expiresAt.getTime() > now);
+  if (!live) {
+    await hit(db, SHARE_MISS_LIMIT, ip, now);
+    return null;
+  }
+  await touchShareLink(db.prisma, link.id, new Date(now));
+  return { loopId: link.loopId };
+}
