@@ -1,19 +1,22 @@
-import { LoopTable } from "@/components/loops/loop-table";
+import { Suspense } from "react";
+import { LoopListView } from "@/components/loops/loop-list-view";
+import { parseListParams, toListInput } from "@/components/loops/list-params";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Toaster } from "@/components/ui/toast";
 import { HydrateClient, prefetch, trpc } from "@/server/api/rsc";
 
 export const dynamic = "force-dynamic";
 
-export default function LoopsPage() {
-  prefetch(trpc.loops.list.queryOptions({}));
+export default async function LoopsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  // Prefetch exactly what the browser will ask for, so a shared filtered link renders filled.
+  prefetch(trpc.loops.list.queryOptions(toListInput(parseListParams(await searchParams))));
+  prefetch(trpc.auth.me.queryOptions());
   return (
     <HydrateClient>
-      <div className="mb-6 flex items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight">Loops</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Is each loop converging, what does it cost, is it stuck?</p>
-        </div>
-      </div>
-      <LoopTable />
+      <Suspense fallback={<SkeletonRows rows={4} label="Loading loops" className="h-14" />}>
+        <LoopListView />
+      </Suspense>
+      <Toaster />
     </HydrateClient>
   );
 }

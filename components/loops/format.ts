@@ -11,15 +11,37 @@ export function formatRelative(from: Date, now: Date): string {
 
 export function formatUsd(value: number): string {
   if (value === 0) return "$0";
-  if (value < 0.01) return `$${value.toFixed(4)}`;
+  if (Math.abs(value) < 0.01) return `$${value.toFixed(4)}`;
   return `$${value.toFixed(2)}`;
 }
+
+/** 950 ms, 12 s, 4 min 05 s, 2 h 03 min. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms)) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, "0")} s`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${String(m % 60).padStart(2, "0")} min`;
+}
+
+/** 950, 12.3k, 4.1M. */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export const formatScore = (v: number | null | undefined) => (v == null ? "—" : v.toFixed(2));
 
 export type StatusTone = "neutral" | "good" | "warn" | "bad" | "info";
 
 const STATUS: Record<string, { label: string; tone: StatusTone }> = {
   draft: { label: "draft", tone: "neutral" },
   queued: { label: "queued", tone: "info" },
+  initializing: { label: "starting", tone: "info" },
   running: { label: "running", tone: "info" },
   interrupting: { label: "interrupting…", tone: "warn" },
   paused: { label: "paused", tone: "warn" },
@@ -28,12 +50,35 @@ const STATUS: Record<string, { label: string; tone: StatusTone }> = {
   completed: { label: "completed", tone: "good" },
   failed: { label: "failed", tone: "bad" },
   stopped: { label: "stopped", tone: "neutral" },
+  cancelled: { label: "cancelled", tone: "neutral" },
   terminated: { label: "terminated", tone: "bad" },
 };
 
 export function statusDisplay(status: string): { label: string; tone: StatusTone } {
-  return STATUS[status] ?? { label: status, tone: "neutral" };
+  return STATUS[status] ?? { label: status.replace(/_/g, " "), tone: "neutral" };
 }
+
+const HEALTH: Record<string, StatusTone> = { healthy: "good", degraded: "warn", stuck: "bad", failing: "bad", terminated: "bad" };
+export const healthTone = (health: string): StatusTone => HEALTH[health] ?? "neutral";
+
+const STOP: Record<string, string> = {
+  completion: "goal met (evidence)",
+  score_threshold: "score threshold reached",
+  max_iterations: "iteration limit",
+  timeout: "time limit",
+  max_cost: "cost limit",
+  budget_exhausted: "budget exhausted",
+  max_consecutive_failures: "too many failures in a row",
+  no_progress: "no progress",
+  health_failure: "health failure",
+  circuit_breaker_open: "circuit breaker open",
+  explicit_stop: "terminated by an operator",
+  user_interrupted: "interrupted by an operator",
+  system_error: "system error",
+  cancelled: "cancelled",
+};
+
+export const stopTypeLabel = (stopType: string | null | undefined) => (stopType ? (STOP[stopType] ?? stopType.replace(/_/g, " ")) : null);
 
 /** Share of the budget spent, clamped to [0, 1]; null without a budget. */
 export function budgetShare(cost: number, budget: number | null): number | null {

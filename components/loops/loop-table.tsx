@@ -1,101 +1,103 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { useTRPC } from "@/lib/trpc/client";
-import { Badge } from "@/components/ui/badge";
-import { EmptyState } from "@/components/ui/empty-state";
-import { Skeleton } from "@/components/ui/skeleton";
-import { budgetShare, formatRelative, formatUsd, statusDisplay } from "./format";
+// The loops table (md and wider); phones get LoopCards with the same cells.
+import type { LoopSummary } from "@/components/shared/api-types";
+import { Table, Td, Th } from "@/components/ui/table";
+import { AlarmBadges, CostCell, GoalCell, HealthBadge, ScoreCell, StatusCell } from "./loop-cells";
+import { formatRelative } from "./format";
+import { loopAlarms } from "./loop-alarms";
 
-function useNow(intervalMs: number) {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const id = setInterval(() => setNow(new Date()), intervalMs);
-    return () => clearInterval(id);
-  }, [intervalMs]);
-  return now;
+export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
+  return (
+    <Table label="Loops" className="hidden md:block">
+      <thead className="border-b border-slate-200 dark:border-slate-800">
+        <tr>
+          <Th>Goal</Th>
+          <Th>Agent</Th>
+          <Th>Status</Th>
+          <Th>Iteration</Th>
+          <Th>Best score</Th>
+          <Th>Cost / budget</Th>
+          <Th>Health</Th>
+          <Th>Last activity</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((loop) => {
+          const alarms = loopAlarms(loop, now);
+          return (
+            <tr key={loop.id} data-testid="loop-row" className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${alarms.length ? "bg-rose-50/60 dark:bg-rose-950/30" : ""}`}>
+              <Td className="max-w-xs">
+                <GoalCell loop={loop} />
+                <AlarmBadges alarms={alarms} />
+              </Td>
+              <Td>{loop.agentKind}</Td>
+              <Td>
+                <StatusCell loop={loop} />
+              </Td>
+              <Td className="tabular-nums">
+                {loop.iteration} / {loop.maxIterations}
+              </Td>
+              <Td>
+                <ScoreCell loop={loop} />
+              </Td>
+              <Td>
+                <CostCell loop={loop} />
+              </Td>
+              <Td>
+                <HealthBadge health={loop.health} />
+              </Td>
+              <Td className="whitespace-nowrap text-slate-600 dark:text-slate-400">
+                <time dateTime={new Date(loop.lastActivityAt).toISOString()}>
+                  {formatRelative(new Date(loop.lastActivityAt), now)}
+                </time>
+              </Td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </Table>
+  );
 }
 
-export function LoopTable() {
-  const trpc = useTRPC();
-  const list = useQuery(trpc.loops.list.queryOptions({}));
-  const now = useNow(5_000);
-
-  if (list.isPending) {
-    return (
-      <div className="space-y-2" aria-busy="true" aria-label="Loading loops">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} className="h-12 w-full" />
-        ))}
-      </div>
-    );
-  }
-  if (list.isError) {
-    return (
-      <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-4 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950 dark:text-rose-200">
-        Could not load loops: {list.error.message}
-        <button className="ml-3 underline" onClick={() => list.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
-  if (list.data.items.length === 0) {
-    return (
-      <EmptyState title="No loops yet">
-        A Ralph loop runs an agent on one goal again and again, scores every attempt and stops only when the evidence
-        says the goal is met, or a budget or limit says stop. Loops you start will appear here.
-      </EmptyState>
-    );
-  }
-
+export function LoopCards({ items, now }: { items: LoopSummary[]; now: Date }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-800">
-          <tr>
-            <th className="px-4 py-3 font-medium">Goal</th>
-            <th className="px-4 py-3 font-medium">Agent</th>
-            <th className="px-4 py-3 font-medium">Status</th>
-            <th className="px-4 py-3 font-medium">Iteration</th>
-            <th className="px-4 py-3 font-medium">Best score</th>
-            <th className="px-4 py-3 font-medium">Cost</th>
-            <th className="px-4 py-3 font-medium">Health</th>
-            <th className="px-4 py-3 font-medium">Last activity</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data.items.map((loop) => {
-            const status = statusDisplay(loop.status);
-            const share = budgetShare(loop.costUsd, loop.budgetUsd);
-            return (
-              <tr key={loop.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                <td className="max-w-xs truncate px-4 py-3 font-medium" title={loop.goal}>
-                  {loop.name || loop.goal}
-                </td>
-                <td className="px-4 py-3">{loop.agentKind}</td>
-                <td className="px-4 py-3">
-                  <Badge tone={status.tone}>{status.label}</Badge>
-                </td>
-                <td className="px-4 py-3 tabular-nums">
-                  {loop.iteration} / {loop.maxIterations}
-                </td>
-                <td className="px-4 py-3 tabular-nums">{loop.bestScore == null ? "—" : loop.bestScore.toFixed(2)}</td>
-                <td className="px-4 py-3 tabular-nums">
-                  {formatUsd(loop.costUsd)}
-                  {share != null && (
-                    <div className="mt-1 h-1.5 w-20 rounded bg-slate-200 dark:bg-slate-700" aria-label={`${Math.round(share * 100)}% of budget`}>
-                      <div className={`h-1.5 rounded ${share >= 0.8 ? "bg-rose-500" : "bg-emerald-500"}`} style={{ width: `${share * 100}%` }} />
-                    </div>
-                  )}
-                </td>
-                <td className="px-4 py-3">{loop.health}</td>
-                <td className="px-4 py-3 text-slate-500">{formatRelative(loop.lastActivityAt, now)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <ul className="space-y-3 md:hidden" aria-label="Loops">
+      {items.map((loop) => (
+        <li key={loop.id} data-testid="loop-card" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+          <div className="flex items-start justify-between gap-3">
+            <GoalCell loop={loop} />
+            <StatusCell loop={loop} />
+          </div>
+          <AlarmBadges alarms={loopAlarms(loop, now)} />
+          <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
+            <div>
+              <dt className="text-xs text-slate-500 dark:text-slate-400">Agent · iteration</dt>
+              <dd>
+                {loop.agentKind} · <span className="tabular-nums">{loop.iteration} / {loop.maxIterations}</span>
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500 dark:text-slate-400">Best score</dt>
+              <dd>
+                <ScoreCell loop={loop} />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500 dark:text-slate-400">Cost / budget</dt>
+              <dd>
+                <CostCell loop={loop} />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500 dark:text-slate-400">Health · activity</dt>
+              <dd className="flex flex-wrap items-center gap-1">
+                <HealthBadge health={loop.health} />
+                <span className="text-xs text-slate-600 dark:text-slate-400">{formatRelative(new Date(loop.lastActivityAt), now)}</span>
+              </dd>
+            </div>
+          </dl>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,0 +1,97 @@
+"use client";
+// Who did what, when and why: the loop's events, newest first. Events that
+// arrive live are shown at once, before the list itself is refetched.
+import { LocalTime } from "@/components/ui/local-time";
+import { useQueries } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/lib/trpc/client";
+import type { AuditEvent } from "@/components/shared/api-types";
+import { errorMessage } from "@/components/shared/trpc-errors";
+import { Button } from "@/components/ui/button";
+import { ErrorState } from "@/components/ui/error-state";
+import { Checkbox } from "@/components/ui/field";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, Td, Th } from "@/components/ui/table";
+
+const PAGE = 50;
+/** Engine bookkeeping that buries the decisions people look for; hidden unless asked for. */
+const ROUTINE = new Set(["checkpoint_created", "scored", "reflected", "iteration_started", "validated", "verified"]);
+
+/** A short, human line for an event's payload. */
+export function describeEvent(e: Pick<AuditEvent, "type" | "payload">): string {
+  const p = (e.payload ?? {}) as Record<string, unknown>;
+  switch (e.type) {
+    case "control_requested":
+      return `${String(p.command ?? "").replace(/_/g, " ")} → ${String(p.outcome ?? "")}${p.message ? `: “${String(p.message)}”` : p.comment ? `: “${String(p.comment)}”` : ""}`;
+    case "status_changed":
+      return `${String(p.from)} → ${String(p.to)}`;
+    case "iteration_finished":
+      return `#${String(p.iteration)} ${String(p.status)}, score ${typeof p.meanScore === "number" ? p.meanScore.toFixed(2) : "—"}${p.claimMismatch ? ", claim ≠ evidence" : ""}`;
+    case "halted":
+      return `${String(p.stopType)} (${String(p.status)})`;
+    case "handoff":
+      return `fresh context: ${String(p.trigger)}`;
+    case "approval_requested":
+    case "approval_decided":
+      return `${String(p.kind)} gate${p.decision ? `: ${String(p.decision)}${p.byDefault ? " (deadline default)" : ""}` : ""}`;
+    case "intervention":
+      return `${String(p.level)}: ${String(p.message ?? "")}`;
+    case "health_changed":
+    case "breaker_changed":
+      return `${String(p.from)} → ${String(p.to)}`;
+    default:
+      return typeof p.iteration === "number" ? `iteration ${p.iteration}` : "";
+  }
+}
+
+export function AuditLog({ loopId, live }: { loopId: string; live: AuditEvent[] }) {
+  const trpc = useTRPC();
+  const [cursors, setCursors] = useState<number[]>([]);
+  const [everything, setEverything] = useState(false);
+  const pages = useQueries({
+    queries: [undefined, ...cursors].map((beforeId) => trpc.events.list.queryOptions({ loopId, limit: PAGE, ...(beforeId ? { beforeId } : {}) })),
+  });
+  const first = pages[0]!;
+  if (first.isPending) return <SkeletonRows rows={5} label="Loading the audit log" className="h-8" />;
+  if (first.isError) return <ErrorState title="Could not load the audit log" message={errorMessage(first.error)} onRetry={() => first.refetch()} />;
+  const loaded = pages.flatMap((p) => p.data?.items ?? []);
+  const newest = loaded[0]?.id ?? 0;
+  const events = [...live.filter((e) => e.id > newest).sort((a, b) => b.id - a.id), ...loaded].filter((e) => everything || !ROUTINE.has(e.type));
+  const next = pages.at(-1)?.data?.nextBeforeId;
+  return (
+    <div>
+      <div className="mb-2">
+        <Checkbox id="audit-all" label="Show engine bookkeeping too (checkpoints, scoring, reflection)" checked={everything} onChange={(e) => setEverything(e.target.checked)} />
+      </div>
+      <Table label="Audit log">
+        <thead className="border-b border-slate-200 dark:border-slate-800">
+          <tr>
+            <Th>When</Th>
+            <Th>Who</Th>
+            <Th>What</Th>
+            <Th>Why</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.id} data-testid="audit-row" data-type={e.type} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+              <Td className="whitespace-nowrap text-xs text-slate-500 dark:text-slate-400">
+                <LocalTime date={e.createdAt} mode="time" />
+              </Td>
+              <Td className="whitespace-nowrap">{e.actor}</Td>
+              <Td>
+                <span className="font-medium">{e.type.replace(/_/g, " ")}</span> <span className="text-slate-600 dark:text-slate-400">{describeEvent(e)}</span>
+              </Td>
+              <Td className="text-slate-600 dark:text-slate-400">{e.reason ?? ""}</Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      {next && (
+        <Button variant="secondary" size="sm" className="mt-3" onClick={() => setCursors((c) => [...c, next])}>
+          Older events
+        </Button>
+      )}
+    </div>
+  );
+}

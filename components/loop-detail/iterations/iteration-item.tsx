@@ -1,0 +1,53 @@
+"use client";
+// One iteration in the timeline: a one-line summary that expands to its details.
+import { useId, useState } from "react";
+import type { IterationRow } from "@/components/shared/api-types";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { formatDuration, formatScore, formatUsd } from "@/components/loops/format";
+import { IterationDetails } from "./iteration-details";
+
+const STATUS_TONE: Record<string, BadgeTone> = { succeeded: "good", failed: "bad", error: "bad", interrupted: "warn" };
+
+/** `handoff`: the trigger when the next iteration started from a fresh context. */
+export function IterationItem({ it, previousOutput, handoff, defaultOpen = false }: { it: IterationRow; previousOutput: string | null; handoff: string | null; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
+  const panel = useId();
+  // "Agent said done, evidence says no": the claim a loop must never complete on.
+  const saidDoneWithoutEvidence = it.claimedDone && !it.evidenceComplete;
+  return (
+    <li data-testid="iteration" data-number={it.number} className="rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panel}
+        onClick={() => setOpen((o) => !o)}
+        className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 rounded-xl px-3 py-2.5 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:hover:bg-slate-800/60"
+      >
+        <span aria-hidden className={`text-xs transition ${open ? "rotate-90" : ""}`}>
+          ▶
+        </span>
+        <span className="font-semibold tabular-nums">
+          #{it.number}
+          {it.attempt > 1 ? <span className="font-normal text-slate-500"> (attempt {it.attempt})</span> : null}
+        </span>
+        <Badge tone={STATUS_TONE[it.status] ?? "neutral"}>{it.status}</Badge>
+        <span className="tabular-nums">score {formatScore(it.meanScore)}</span>
+        {saidDoneWithoutEvidence && (
+          <span data-testid="claim-mismatch" className="rounded bg-rose-700 px-1.5 py-0.5 text-xs font-semibold text-white">
+            ⚑ agent said done, evidence says no
+          </span>
+        )}
+        {it.claimMismatch && !saidDoneWithoutEvidence && <Badge tone="info">evidence says done, agent did not claim it</Badge>}
+        {handoff && <Badge tone="info">⇄ fresh context next: {handoff.replace(/_/g, " ")}</Badge>}
+        {it.error && <Badge tone="bad">error</Badge>}
+        <span className="ml-auto flex gap-3 text-xs text-slate-600 tabular-nums dark:text-slate-400">
+          <span>{formatUsd(it.costUsd)}</span>
+          <span>{formatDuration(it.durationMs)}</span>
+        </span>
+      </button>
+      <div id={panel} hidden={!open}>
+        {open && <IterationDetails it={it} previousOutput={previousOutput} />}
+      </div>
+    </li>
+  );
+}

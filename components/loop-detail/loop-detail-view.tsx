@@ -1,0 +1,157 @@
+"use client";
+// The loop page: header, control bar, charts, and tabs for iterations,
+// approvals and the audit log. It listens to this loop's events only and
+// refreshes fast (the loop itself within ~100 ms of an event).
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { handoffTriggers } from "@/lib/charts/score-chart";
+import { useTRPC } from "@/lib/trpc/client";
+import { LiveIndicator } from "@/components/live/live-indicator";
+import { useLiveEvents, type LiveEvent } from "@/components/live/use-live-events";
+import type { AuditEvent } from "@/components/shared/api-types";
+import { errorMessage } from "@/components/shared/trpc-errors";
+import { useNow } from "@/components/shared/use-now";
+import { ButtonLink } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { Tabs } from "@/components/ui/tabs";
+import { ApprovalsPanel } from "./approvals-panel";
+import { AuditLog } from "./audit-log";
+import { LoopCharts } from "./loop-charts";
+import { ControlBar } from "./control-bar";
+import { ControlDialog, DIALOGS } from "./control-dialog";
+import { controlAvailability, type ControlName } from "./control-rules";
+import { ForkDialog } from "./fork-dialog";
+import { IterationTimeline } from "./iterations/iteration-timeline";
+import { LimitsDialog } from "./limits-dialog";
+import { LoopDetailSkeleton } from "./loop-detail-skeleton";
+import { LoopHeader } from "./loop-header";
+import { ShareDialog } from "./share-dialog";
+import { ignoreKey, SHORTCUTS } from "./shortcuts";
+import { ShortcutsHelp } from "./shortcuts-help";
+import { useControls } from "./use-controls";
+
+const ITERATION_EVENTS = new Set(["iteration_finished", "halted", "checkpoint_created"]);
+type DialogName = ControlName | "help";
+
+export function LoopDetailView({ id, canOperate }: { id: string; canOperate: boolean }) {
+  const trpc = useTRPC();
+  const detail = useQuery(trpc.loops.byId.queryOptions({ id }));
+  const now = useNow(detail.data?.now);
+  const [live, setLive] = useState<AuditEvent[]>([]);
+  const [dialog, setDialog] = useState<DialogName | null>(null);
+  const [tab, setTab] = useState<string | null>(null);
+
+  const queryClient = useQueryClient();
+  const onEvent = useCallback(
+    (e: LiveEvent) => {
+      setLive((l) => [...l.slice(-99), e as AuditEvent]);
+      // A state change shows in the same frame; the refetch that follows fills in the rest.
+      const to = (e.payload as { to?: unknown } | null)?.to;
+      if (e.type === "status_changed" && typeof to === "string") {
+        queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) => (old ? { ...old, loop: { ...old.loop, status: to, displayStatus: to } } : old));
+      }
+    },
+    [queryClient, trpc, id],
+  );
+  const stream = useLiveEvents({
+    loopId: id,
+    onEvent,
+    refresh: [
+      { filters: [trpc.loops.byId.queryFilter({ id })], delayMs: 100 },
+      { filters: [trpc.loops.iterations.pathFilter()], delayMs: 150, when: (e) => ITERATION_EVENTS.has(e.type) },
+      { filters: [trpc.events.list.pathFilter()], delayMs: 1500 },
+    ],
+  });
+
+  const data = detail.data;
+  const handoffs = useMemo(() => handoffTriggers(data?.series ?? [], data?.markers ?? []), [data]);
+  const pendingIds = data?.pendingControls.map((c) => c.id) ?? [];
+  const controls = useControls(id, pendingIds);
+  const availability = controlAvailability({
+    status: data?.loop.status ?? "draft",
+    pendingKinds: data?.pendingControls.map((c) => c.kind) ?? [],
+    iterations: data?.loop.iteration ?? 0,
+    canOperate,
+  });
+
+  const trigger = useCallback(
+    (control: ControlName) => {
+      if (!availability[control].enabled) return;
+      if (DIALOGS[control] || control === "updateLimits" || control === "fork" || control === "share") setDialog(control);
+      else void controls.send(control);
+    },
+    [availability, controls],
+  );
+
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (dialog || ignoreKey(e)) return;
+      if (e.key === "?") {
+        e.preventDefault();
+        return setDialog("help");
+      }
+      const shortcut = SHORTCUTS.find((s) => s.key === e.key.toLowerCase());
+      if (shortcut) {
+        e.preventDefault();
+        trigger(shortcut.control);
+      }
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [dialog, trigger]);
+
+  if (detail.isPending) return <LoopDetailSkeleton />;
+  if (detail.isError) {
+    if (detail.error.data?.code === "NOT_FOUND") {
+      return <EmptyState title="This loop does not exist" action={<ButtonLink href="/">Back to loops</ButtonLink>}>It may have been deleted, or the link is wrong.</EmptyState>;
+    }
+    return <ErrorState title="Could not load this loop" message={errorMessage(detail.error)} onRetry={() => detail.refetch()} />;
+  }
+  const d = detail.data;
+  const gatePending = d.loop.status === "awaiting_approval";
+  const activeTab = tab ?? (gatePending ? "approvals" : "iterations");
+  const stopping = (controls.isPending("interrupt") || controls.isPending("kill")) && ["running", "queued", "waiting"].includes(d.loop.status);
+
+  return (
+    <div className="space-y-5">
+      <div className="flex items-center justify-between gap-2 text-sm">
+        <ButtonLink href="/" variant="ghost" size="sm">
+          ← Loops
+        </ButtonLink>
+        <LiveIndicator status={stream.status} />
+      </div>
+      <LoopHeader detail={d} now={now} displayStatus={stopping ? "interrupting" : d.loop.displayStatus} />
+      {gatePending && (
+        <div role="alert" className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          <span>
+            <strong>Awaiting approval</strong>
+            {d.pendingGate ? `: ${d.pendingGate.reason}` : ""}
+          </span>
+          <button type="button" className="font-medium underline" onClick={() => setTab("approvals")}>
+            Review
+          </button>
+        </div>
+      )}
+      <ControlBar availability={availability} isPending={controls.isPending} onControl={trigger} onHelp={() => setDialog("help")} loopId={id} showStart={d.loop.status === "draft"} />
+      <LoopCharts detail={d} />
+      <Tabs
+        label="Loop sections"
+        value={activeTab}
+        onChange={setTab}
+        items={[
+          { id: "iterations", label: `Iterations (${d.series.length})`, content: <IterationTimeline loopId={id} handoffs={handoffs} /> },
+          { id: "approvals", label: gatePending ? "Approvals (1 pending)" : "Approvals", content: <ApprovalsPanel detail={d} onControl={trigger} canDecide={canOperate} /> },
+          { id: "audit", label: "Audit log", content: <AuditLog loopId={id} live={live} /> },
+        ]}
+      />
+      {dialog === "help" && <ShortcutsHelp onClose={() => setDialog(null)} />}
+      {dialog && DIALOGS[dialog as ControlName] && (
+        <ControlDialog control={dialog as ControlName} onClose={() => setDialog(null)} onConfirm={(input) => controls.send(dialog as ControlName, input)} pending={controls.isPending(dialog as ControlName)} />
+      )}
+      {dialog === "updateLimits" && <LimitsDialog config={d.config as never} onClose={() => setDialog(null)} onConfirm={(input) => controls.send("updateLimits", input)} pending={controls.isPending("updateLimits")} />}
+      {dialog === "fork" && <ForkDialog lastIteration={d.loop.iteration} onClose={() => setDialog(null)} onConfirm={(input) => controls.send("fork", input)} pending={controls.isPending("fork")} />}
+      {dialog === "share" && <ShareDialog loopId={id} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+// Keyboard shortcuts of the loop page. Single keys, no modifiers, ignored
+// while typing or while a dialog is open.
+import type { ControlName } from "./control-rules";
+
+export const SHORTCUTS: { key: string; control: ControlName; label: string }[] = [
+  { key: "i", control: "interrupt", label: "Interrupt (pause after this iteration)" },
+  { key: "k", control: "kill", label: "Kill the running agent" },
+  { key: "r", control: "resume", label: "Resume" },
+  { key: "h", control: "forceHandoff", label: "Force a fresh-context handoff" },
+  { key: "n", control: "nudge", label: "Nudge (message to the agent)" },
+  { key: "a", control: "approve", label: "Approve" },
+  { key: "x", control: "reject", label: "Reject" },
+  { key: "c", control: "requestChanges", label: "Request changes" },
+  { key: "t", control: "terminate", label: "Terminate" },
+  { key: "l", control: "updateLimits", label: "Edit limits" },
+  { key: "f", control: "fork", label: "Fork from an iteration" },
+  { key: "s", control: "share", label: "Share" },
+];
+
+export const shortcutFor = (control: ControlName) => SHORTCUTS.find((s) => s.control === control)?.key;
+
+/** True when a key press belongs to a text field, a dialog or a browser shortcut, not to us. */
+export function ignoreKey(e: Pick<KeyboardEvent, "altKey" | "ctrlKey" | "metaKey" | "target">): boolean {
+  if (e.altKey || e.ctrlKey || e.metaKey) return true;
+  const el = e.target as HTMLElement | null;
+  if (!el || typeof el.closest !== "function") return false;
+  return !!el.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog[open]");
+}

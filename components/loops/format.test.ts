@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { budgetShare, formatDuration, formatRelative, formatTokens, formatUsd, statusDisplay, stopTypeLabel } from "./format";
+
+describe("format", () => {
+  it("says how long ago", () => {
+    const now = new Date(100_000_000);
+    expect(formatRelative(new Date(now.getTime() - 12_000), now)).toBe("12 s ago");
+    expect(formatRelative(new Date(now.getTime() - 3 * 60_000), now)).toBe("3 min ago");
+    expect(formatRelative(new Date(now.getTime() + 5000), now)).toBe("0 s ago");
+  });
+  it("formats money, durations and tokens", () => {
+    expect([formatUsd(0), formatUsd(0.0042), formatUsd(1.5)]).toEqual(["$0", "$0.0042", "$1.50"]);
+    expect([formatDuration(950), formatDuration(12_000), formatDuration(245_000), formatDuration(7_380_000), formatDuration(null)]).toEqual([
+      "950 ms",
+      "12 s",
+      "4 min 05 s",
+      "2 h 03 min",
+      "—",
+    ]);
+    expect([formatTokens(950), formatTokens(12_345), formatTokens(4_100_000)]).toEqual(["950", "12k", "4.1M"]);
+  });
+  it("names statuses and stop types honestly", () => {
+    expect(statusDisplay("interrupting")).toEqual({ label: "interrupting…", tone: "warn" });
+    expect(statusDisplay("some_new_state").label).toBe("some new state");
+    expect(stopTypeLabel("budget_exhausted")).toBe("budget exhausted");
+    expect(stopTypeLabel(null)).toBeNull();
+  });
+  it("clamps the budget share", () => {
+    expect([budgetShare(2, 1), budgetShare(0.5, 1), budgetShare(1, null)]).toEqual([1, 0.5, null]);
+  });
+});

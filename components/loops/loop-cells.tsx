@@ -1,0 +1,76 @@
+// Cells shared by the loops table (desktop) and the loop cards (phones).
+import Link from "next/link";
+import { runningBest } from "@/lib/charts/svg-geometry";
+import { Badge } from "@/components/ui/badge";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { Sparkline } from "@/components/ui/sparkline";
+import type { LoopSummary } from "@/components/shared/api-types";
+import { budgetShare, formatScore, formatUsd, healthTone, statusDisplay, stopTypeLabel } from "./format";
+import type { Alarm } from "./loop-alarms";
+
+export function GoalCell({ loop }: { loop: LoopSummary }) {
+  return (
+    <div className="min-w-0">
+      <Link href={`/loops/${loop.id}`} className="line-clamp-2 font-medium text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-slate-100" title={loop.goal}>
+        {loop.name || loop.goal}
+      </Link>
+      {loop.name && <p className="truncate text-xs text-slate-500 dark:text-slate-400">{loop.goal}</p>}
+    </div>
+  );
+}
+
+export function StatusCell({ loop }: { loop: LoopSummary }) {
+  const status = statusDisplay(loop.displayStatus);
+  const stop = stopTypeLabel(loop.stopType);
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <Badge tone={status.tone} dot={loop.displayStatus === "running"}>
+        {status.label}
+      </Badge>
+      {stop && loop.stopType !== "none" && (
+        <span className="text-xs text-slate-500 dark:text-slate-400" title={loop.stopReason ?? undefined}>
+          {stop}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function ScoreCell({ loop }: { loop: LoopSummary }) {
+  const trail = runningBest(loop.recent.map((r) => r.meanScore));
+  return (
+    <div className="flex items-center gap-2">
+      {trail.length > 1 ? <Sparkline values={trail} label={`Best score trend, now ${formatScore(loop.bestScore)}`} /> : null}
+      <span className="tabular-nums">{formatScore(loop.bestScore)}</span>
+    </div>
+  );
+}
+
+export function CostCell({ loop }: { loop: LoopSummary }) {
+  const share = budgetShare(loop.costUsd, loop.budgetUsd);
+  return (
+    <div className="tabular-nums">
+      <span>{formatUsd(loop.costUsd)}</span>
+      {loop.budgetUsd ? <span className="text-xs text-slate-500 dark:text-slate-400"> / {formatUsd(loop.budgetUsd)}</span> : null}
+      {share != null && <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className="mt-1 w-24" />}
+    </div>
+  );
+}
+
+export function HealthBadge({ health }: { health: string }) {
+  return <Badge tone={healthTone(health)}>{health}</Badge>;
+}
+
+export function AlarmBadges({ alarms }: { alarms: Alarm[] }) {
+  if (alarms.length === 0) return null;
+  return (
+    <div className="flex flex-wrap gap-1">
+      {alarms.map((a) => (
+        <span key={a.kind + a.title} role="alert" className="inline-flex items-center gap-1 rounded bg-rose-700 px-1.5 py-0.5 text-[11px] font-semibold text-white" title={a.detail}>
+          <span aria-hidden>⚠</span>
+          {a.title}: {a.detail}
+        </span>
+      ))}
+    </div>
+  );
+}

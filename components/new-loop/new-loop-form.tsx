@@ -1,0 +1,133 @@
+"use client";
+// The New-loop page: a form generated from `loops.formSchema` (the JSON
+// Schema of the very zod schema `loops.create` validates with), started from
+// a template or cloned from a loop, checked in the browser from the schema's
+// constraints and then by the server, whose errors land on the same fields.
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useCallback, useMemo, useRef, useState } from "react";
+import { useTRPC } from "@/lib/trpc/client";
+import type { LoopTemplate } from "@/components/shared/api-types";
+import { errorMessage, fieldIssues } from "@/components/shared/trpc-errors";
+import { Button } from "@/components/ui/button";
+import { ErrorState } from "@/components/ui/error-state";
+import { Checkbox } from "@/components/ui/field";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Tabs } from "@/components/ui/tabs";
+import { toast } from "@/components/ui/toast";
+import { ErrorSummary } from "./error-summary";
+import { FormContext, type FormContextValue } from "./form-context";
+import { JsonEditor } from "./json-editor";
+import { setAt, type JsonSchema, type Path } from "./json-schema";
+import { Properties } from "./object-field";
+import { TemplatePicker } from "./template-picker";
+import { issuesByPath, validateValue, type Issue } from "./validate";
+
+const ROOT_ORDER = ["goal", "name", "agent", "scorers", "verifier", "reflector", "loop", "workspace"];
+
+export function NewLoopForm({ from }: { from?: string }) {
+  const trpc = useTRPC();
+  const schema = useQuery(trpc.loops.formSchema.queryOptions());
+  const templates = useQuery(trpc.loops.templates.queryOptions());
+  const source = useQuery({ ...trpc.loops.definition.queryOptions({ id: from ?? "" }), enabled: !!from });
+
+  if (schema.isPending || templates.isPending || (from && source.isPending)) return <SkeletonRows rows={6} label="Loading the form" className="h-16" />;
+  if (schema.isError || templates.isError) return <ErrorState title="Could not load the form" message={errorMessage(schema.error ?? templates.error)} onRetry={() => void (schema.refetch(), templates.refetch())} />;
+  if (from && source.isError) return <ErrorState title="Could not load the loop to clone" message={errorMessage(source.error)} onRetry={() => source.refetch()} />;
+  const clone = from && source.data ? source.data : null;
+  return <LoopForm schema={schema.data as JsonSchema} templates={templates.data} clone={clone} />;
+}
+
+function LoopForm({ schema, templates, clone }: { schema: JsonSchema; templates: LoopTemplate[]; clone: { sourceId: string; definition: Record<string, unknown>; redactedPaths: string[] } | null }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const first = templates[0] ?? null;
+  const [templateId, setTemplateId] = useState<string | null>(clone ? null : (first?.id ?? null));
+  const [value, setValue] = useState<unknown>(() => structuredClone(clone?.definition ?? first?.definition ?? { goal: "", agent: { kind: "demo" } }));
+  // Bumped when values are replaced wholesale, so fields holding raw text start over.
+  const [version, setVersion] = useState(0);
+  const [mode, setMode] = useState("form");
+  const [start, setStart] = useState(true);
+  const [issues, setIssues] = useState<Issue[]>([]);
+  const summary = useRef<HTMLDivElement>(null);
+  const create = useMutation(trpc.loops.create.mutationOptions());
+
+  const set = useCallback((path: Path, next: unknown) => setValue((v: unknown) => setAt(v, path, next)), []);
+  const errors = useMemo(() => issuesByPath(issues), [issues]);
+  const context = useMemo<FormContextValue>(
+    () => ({
+      set,
+      errors,
+      hasErrorsUnder: (key) => [...errors.keys()].some((k) => k === key || k.startsWith(`${key}.`)),
+      redacted: new Set(clone?.redactedPaths ?? []),
+    }),
+    [set, errors, clone],
+  );
+
+  function replace(next: unknown, id: string | null) {
+    setValue(structuredClone(next));
+    setTemplateId(id);
+    setIssues([]);
+    setVersion((n) => n + 1);
+  }
+
+  function fail(found: Issue[]) {
+    setIssues(found);
+    requestAnimationFrame(() => summary.current?.focus());
+  }
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const found = validateValue(schema, value);
+    if (found.length) return fail(found);
+    try {
+      const { id } = await create.mutateAsync({ ...(value as Record<string, unknown>), start } as Parameters<typeof create.mutateAsync>[0]);
+      toast(start ? "Loop created and queued" : "Loop saved as a draft", "success");
+      router.push(`/loops/${id}`);
+    } catch (error) {
+      const server = fieldIssues(error);
+      if (server.length) fail(server);
+      else toast(`Could not create the loop: ${errorMessage(error)}`, "error");
+    }
+  }
+
+  return (
+    <FormContext.Provider value={context}>
+      <form onSubmit={submit} noValidate className="space-y-6" aria-label="New loop">
+        {clone ? (
+          <div className="rounded-xl border border-sky-200 bg-sky-50 p-4 text-sm text-sky-900 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-100">
+            Cloned from{" "}
+            <a className="underline" href={`/loops/${clone.sourceId}`}>
+              loop {clone.sourceId.slice(0, 8)}
+            </a>
+            .{" "}
+            {clone.redactedPaths.length > 0
+              ? `${clone.redactedPaths.length} sensitive field${clone.redactedPaths.length === 1 ? " was" : "s were"} redacted and must be entered again: ${clone.redactedPaths.join(", ")}.`
+              : "Nothing sensitive had to be redacted."}
+          </div>
+        ) : (
+          <TemplatePicker templates={templates} selected={templateId} onSelect={(t) => replace(t.definition, t.id)} />
+        )}
+        <ErrorSummary ref={summary} issues={issues} />
+        <Tabs
+          label="Edit as"
+          value={mode}
+          onChange={(m) => {
+            setMode(m);
+            setVersion((n) => n + 1);
+          }}
+          items={[
+            { id: "form", label: "Form", content: <Properties key={version} schema={schema} value={value} path={[]} depth={0} order={ROOT_ORDER} /> },
+            { id: "json", label: "JSON", content: <JsonEditor key={version} value={value} onChange={setValue} /> },
+          ]}
+        />
+        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border dark:border-slate-800 dark:bg-slate-950/95">
+          <Checkbox id="start-now" label="Start immediately" hint="Otherwise it is saved as a draft you can start later." checked={start} onChange={(e) => setStart(e.target.checked)} />
+          <Button type="submit" pending={create.isPending} disabled={create.isPending}>
+            {start ? "Create and start loop" : "Save draft"}
+          </Button>
+        </div>
+      </form>
+    </FormContext.Provider>
+  );
+}

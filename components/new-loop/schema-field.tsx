@@ -1,0 +1,115 @@
+"use client";
+// One generated field: picks the control for its JSON Schema node.
+import { Checkbox, describedBy, Field, Select, TextArea, TextInput } from "@/components/ui/field";
+import { ArrayField } from "./array-field";
+import { useFormContext } from "./form-context";
+import { fieldId, fieldKind, isLongText, labelOf, pathKey, type JsonSchema, type Path } from "./json-schema";
+import { EnumListField, JsonField, NumberListField, StringListField, StringMapField } from "./list-fields";
+import { ObjectField } from "./object-field";
+import { UnionField } from "./union-field";
+
+export interface FieldProps {
+  schema: JsonSchema;
+  path: Path;
+  name: string;
+  value: unknown;
+  required: boolean;
+  depth: number;
+}
+
+/** Hint text: defaults and ranges, so nothing has to be guessed. */
+export function hintFor(schema: JsonSchema, extra?: string): string | undefined {
+  const parts: string[] = [];
+  if (extra) parts.push(extra);
+  if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) parts.push(`${schema.minimum}–${schema.maximum}`);
+  if (schema.default !== undefined && typeof schema.default !== "object" && schema.default !== "") parts.push(`default ${String(schema.default)}`);
+  if (schema.secret) parts.push("sensitive: hidden on shared pages");
+  return parts.length ? parts.join(" · ") : undefined;
+}
+
+export function SchemaField(props: FieldProps) {
+  const { schema, path, name, value, required } = props;
+  const { set, errors, redacted } = useFormContext();
+  const id = fieldId(path);
+  const key = pathKey(path);
+  const error = errors.get(key)?.join("; ");
+  const label = labelOf(name, schema);
+  const wasRedacted = redacted.has(key);
+  const hint = hintFor(schema, wasRedacted ? "redacted in the source loop: enter it again" : undefined);
+  const a11y = { id, "aria-describedby": describedBy(id, hint, error), invalid: !!error };
+
+  switch (fieldKind(schema)) {
+    case "object":
+      return <ObjectField {...props} />;
+    case "union":
+      return <UnionField {...props} />;
+    case "object-list":
+      return <ArrayField {...props} />;
+    case "string-list":
+      return <StringListField {...props} />;
+    case "number-list":
+      return <NumberListField {...props} />;
+    case "enum-list":
+      return <EnumListField {...props} />;
+    case "string-map":
+      return <StringMapField {...props} />;
+    case "json":
+      return <JsonField {...props} />;
+    case "const":
+      return null;
+    case "boolean":
+      return (
+        <div>
+          <Checkbox id={id} label={label} hint={hint} checked={Boolean(value ?? schema.default ?? false)} onChange={(e) => set(path, e.target.checked)} />
+          {error && <p className="mt-1 text-xs font-medium text-rose-700 dark:text-rose-400">{error}</p>}
+        </div>
+      );
+    case "enum": {
+      const current = value ?? schema.default;
+      return (
+        <Field id={id} label={label} hint={hint} error={error} required={required && schema.default === undefined}>
+          <Select {...a11y} value={current === undefined ? "" : String(current)} onChange={(e) => set(path, e.target.value === "" ? undefined : e.target.value)}>
+            {current === undefined && <option value="">Choose…</option>}
+            {schema.enum!.map((option) => (
+              <option key={String(option)} value={String(option)}>
+                {String(option)}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      );
+    }
+    case "number":
+    case "integer": {
+      const shown = typeof value === "number" ? value : "";
+      return (
+        <Field id={id} label={label} hint={hint} error={error} required={required && schema.default === undefined}>
+          <TextInput
+            {...a11y}
+            type="number"
+            inputMode="decimal"
+            min={schema.minimum ?? schema.exclusiveMinimum}
+            max={schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER ? schema.maximum : undefined}
+            step={fieldKind(schema) === "integer" ? 1 : "any"}
+            placeholder={schema.default !== undefined ? String(schema.default) : undefined}
+            value={shown}
+            onChange={(e) => set(path, e.target.value === "" ? undefined : e.target.valueAsNumber)}
+          />
+        </Field>
+      );
+    }
+    default: {
+      const text = typeof value === "string" ? value : "";
+      const onText = (next: string) => set(path, next === "" && schema.default === undefined ? undefined : next);
+      return (
+        <Field id={id} label={label} hint={hint} error={error} required={required && schema.default === undefined}>
+          {isLongText(name, schema) ? (
+            <TextArea {...a11y} rows={name === "goal" ? 4 : 3} value={text} onChange={(e) => onText(e.target.value)} />
+          ) : (
+            <TextInput {...a11y} type={schema.format === "uri" ? "url" : "text"} autoComplete="off" spellCheck={false} value={text} onChange={(e) => onText(e.target.value)} />
+          )}
+        </Field>
+      );
+    }
+  }
+}

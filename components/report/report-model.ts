@@ -1,0 +1,106 @@
+// The facts a shared report states, computed once for the page, the JSON and
+// the Markdown export so the three never disagree. Pure.
+import { lastAttempts, type IterationPoint } from "@/lib/charts/types";
+import { formatDuration, formatScore, formatTokens, formatUsd, statusDisplay, stopTypeLabel } from "@/components/loops/format";
+
+export interface ReportLoop {
+  name: string;
+  goal: string;
+  agentKind: string;
+  status: string;
+  stopType: string | null;
+  stopReason: string | null;
+  iteration: number;
+  maxIterations: number;
+  costUsd: number;
+  budgetUsd: number | null;
+  tokensIn: number;
+  tokensOut: number;
+  tokensCache: number;
+  bestScore: number | null;
+  lastScore: number | null;
+}
+
+export interface ReportInput {
+  loop: ReportLoop;
+  report: { durationMs: number; successRate: number; success: boolean; failure: boolean; finalMeanScore: number | null; efficiency: { cacheHitRate: number | null; costPerCall: number | null; tokensPerToolCall: number | null } } | null;
+  series: IterationPoint[];
+}
+
+export interface FinalIteration {
+  number: number;
+  status: string;
+  output: string;
+  outputTruncated?: boolean;
+  claimedDone: boolean;
+  evidenceComplete: boolean;
+}
+
+export function summaryRows(r: ReportInput): [string, string][] {
+  const { loop } = r;
+  const tokens = loop.tokensIn + loop.tokensOut + loop.tokensCache;
+  return [
+    ["Goal", loop.goal],
+    ["Agent", loop.agentKind],
+    ["Status", statusDisplay(loop.status).label],
+    ["Stop type", loop.stopType && loop.stopType !== "none" ? `${stopTypeLabel(loop.stopType)} (${loop.stopType})` : "—"],
+    ["Stop reason", loop.stopReason ?? "—"],
+    ["Iterations", `${loop.iteration} of at most ${loop.maxIterations}`],
+    ["Final score", formatScore(r.report?.finalMeanScore ?? loop.lastScore)],
+    ["Best score", formatScore(loop.bestScore)],
+    ["Total cost", `${formatUsd(loop.costUsd)}${loop.budgetUsd ? ` of a ${formatUsd(loop.budgetUsd)} budget` : ""}`],
+    ["Tokens", `${formatTokens(tokens)} (${formatTokens(loop.tokensIn)} in, ${formatTokens(loop.tokensOut)} out, ${formatTokens(loop.tokensCache)} cache)`],
+    ["Duration", formatDuration(r.report?.durationMs ?? null)],
+  ];
+}
+
+export interface IterationLine {
+  number: number;
+  status: string;
+  mean: string;
+  scores: string;
+  claim: string;
+  cost: string;
+  tokens: string;
+  duration: string;
+  handoff: string;
+}
+
+export function iterationLines(series: IterationPoint[]): IterationLine[] {
+  return lastAttempts(series).map((p) => ({
+    number: p.number,
+    status: p.status,
+    mean: formatScore(p.meanScore),
+    scores: Object.entries(p.scores)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(", "),
+    claim: p.claimedDone && !p.evidenceComplete ? "said done, evidence says no" : p.claimedDone ? "done (evidence agrees)" : p.evidenceComplete ? "evidence complete" : "",
+    cost: formatUsd(p.costUsd),
+    tokens: formatTokens(p.tokensIn + p.tokensOut + p.tokensCache),
+    duration: formatDuration(p.durationMs),
+    handoff: p.handoffTrigger ? p.handoffTrigger.replace(/_/g, " ") : "",
+  }));
+}
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+export function reportMarkdown(r: ReportInput, final: FinalIteration | null, generatedAt: Date): string {
+  const title = r.loop.name || r.loop.goal;
+  const lines = [`# ${cell(title)}`, "", `Shared Ralph Control report, generated ${generatedAt.toISOString()}.`, "", "## Summary", "", "| | |", "|---|---|"];
+  for (const [k, v] of summaryRows(r)) lines.push(`| ${k} | ${cell(v)} |`);
+  lines.push("", "## Iterations", "", "| # | Status | Mean | Scores | Claim vs evidence | Cost | Tokens | Duration | Handoff |", "|---|---|---|---|---|---|---|---|---|");
+  for (const i of iterationLines(r.series)) {
+    lines.push(`| ${i.number} | ${i.status} | ${i.mean} | ${cell(i.scores)} | ${i.claim} | ${i.cost} | ${i.tokens} | ${i.duration} | ${i.handoff} |`);
+  }
+  lines.push("", "## End-of-run report", "");
+  if (r.report) {
+    lines.push(`- Outcome: ${r.report.success ? "success" : r.report.failure ? "failure" : "no success (limit, operator or still running)"}`);
+    lines.push(`- Successful iterations: ${Math.round(r.report.successRate * 100)}%`);
+    if (r.report.efficiency.cacheHitRate !== null) lines.push(`- Cache hit rate: ${Math.round(r.report.efficiency.cacheHitRate * 100)}%`);
+    if (r.report.efficiency.costPerCall !== null) lines.push(`- Cost per agent call: ${formatUsd(r.report.efficiency.costPerCall)}`);
+  }
+  if (final) {
+    lines.push("", `### Final output (iteration ${final.number}, ${final.status})`, "", "```", final.output.replace(/```/g, "ʼʼʼ"), "```");
+  }
+  return `${lines.join("\n")}\n`;
+}

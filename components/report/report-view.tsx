@@ -1,0 +1,123 @@
+// The shared, read-only report. A server component: everything here is in
+// the HTML, so it reads (and prints) without JavaScript.
+import type { IterationPoint } from "@/lib/charts/types";
+import type { SharedReport } from "@/components/shared/api-types";
+import { Badge } from "@/components/ui/badge";
+import { statusDisplay } from "@/components/loops/format";
+import { ReportCharts } from "./report-charts";
+import { iterationLines, summaryRows, type FinalIteration } from "./report-model";
+
+function Section({ title, children, id }: { title: string; children: React.ReactNode; id: string }) {
+  return (
+    <section aria-labelledby={id} className="break-inside-avoid-page space-y-3">
+      <h2 id={id} className="text-lg font-semibold tracking-tight">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export function ReportView({ report, final, token, generatedAt }: { report: SharedReport; final: FinalIteration | null; token: string; generatedAt: Date }) {
+  const { loop } = report;
+  const series = report.series as IterationPoint[];
+  const status = statusDisplay(loop.status);
+  const lines = iterationLines(series);
+  const outcome = report.report?.success ? "The goal was met, on evidence." : report.report?.failure ? "The loop failed." : ["completed", "failed", "stopped", "cancelled"].includes(loop.status) ? "The loop stopped without meeting the goal." : "The loop has not finished yet.";
+  return (
+    <article className="report mx-auto max-w-5xl space-y-8">
+      <header className="space-y-2">
+        <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">Shared loop report · read-only</p>
+        <h1 className="break-words text-2xl font-semibold tracking-tight">{loop.name || loop.goal}</h1>
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <Badge tone={status.tone}>{status.label}</Badge>
+          <span className="text-slate-600 dark:text-slate-400">Generated {generatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC</span>
+        </div>
+        <nav aria-label="Export" className="no-print flex flex-wrap gap-3 pt-1 text-sm">
+          <a className="underline" href={`/r/${token}/export/json`} rel="noreferrer">
+            Export JSON
+          </a>
+          <a className="underline" href={`/r/${token}/export/markdown`} rel="noreferrer">
+            Export Markdown
+          </a>
+          <span className="text-slate-500 dark:text-slate-400">Print from your browser for a paper copy.</span>
+        </nav>
+      </header>
+
+      <Section title="Summary" id="summary">
+        <dl data-testid="report-summary" className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[10rem_1fr] dark:border-slate-800 dark:bg-slate-900">
+          {summaryRows({ loop, report: report.report, series }).map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
+              <dd className="break-words">{v}</dd>
+            </div>
+          ))}
+        </dl>
+      </Section>
+
+      <Section title="Charts" id="charts">
+        <ReportCharts report={report} />
+      </Section>
+
+      <Section title="Iterations" id="iterations">
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <table className="w-full text-left text-sm" aria-label="Iterations">
+            <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:text-slate-400">
+              <tr>
+                {["#", "Status", "Mean", "Scores", "Claim vs evidence", "Cost", "Tokens", "Duration", "Handoff"].map((h) => (
+                  <th key={h} scope="col" className="px-3 py-2 font-medium">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((l) => (
+                <tr key={l.number} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                  <td className="px-3 py-2 tabular-nums">{l.number}</td>
+                  <td className="px-3 py-2">{l.status}</td>
+                  <td className="px-3 py-2 tabular-nums">{l.mean}</td>
+                  <td className="px-3 py-2 text-xs">{l.scores}</td>
+                  <td className={`px-3 py-2 text-xs ${l.claim.startsWith("said done") ? "font-semibold text-rose-700 dark:text-rose-400" : ""}`}>{l.claim}</td>
+                  <td className="px-3 py-2 tabular-nums">{l.cost}</td>
+                  <td className="px-3 py-2 tabular-nums">{l.tokens}</td>
+                  <td className="px-3 py-2 tabular-nums">{l.duration}</td>
+                  <td className="px-3 py-2 text-xs">{l.handoff}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+
+      <Section title="End-of-run report" id="end-of-run">
+        <div className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900">
+          <p className="font-medium">{outcome}</p>
+          {report.report && (
+            <ul className="list-disc space-y-1 pl-5">
+              <li>Successful iterations: {Math.round(report.report.successRate * 100)}%</li>
+              {report.report.efficiency.cacheHitRate !== null && <li>Cache hit rate: {Math.round(report.report.efficiency.cacheHitRate * 100)}%</li>}
+              {report.report.efficiency.costPerCall !== null && <li>Cost per agent call: ${report.report.efficiency.costPerCall.toFixed(4)}</li>}
+            </ul>
+          )}
+          {final && (
+            <div>
+              <h3 className="mb-1 font-medium">
+                Final output (iteration {final.number}, {final.status}
+                {final.claimedDone && !final.evidenceComplete ? "; the agent said done, the evidence says no" : ""})
+              </h3>
+              <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded-lg border border-slate-200 bg-slate-50 p-3 text-xs print:max-h-none dark:border-slate-800 dark:bg-slate-950">{final.output || "(empty)"}</pre>
+            </div>
+          )}
+        </div>
+      </Section>
+
+      <Section title="Configuration (redacted)" id="configuration">
+        <details className="rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900" open>
+          <summary className="cursor-pointer font-medium">Agent, scorers, verifier, reflector and limits</summary>
+          <pre className="mt-2 max-h-96 overflow-auto text-xs print:max-h-none">{JSON.stringify(loop.definition, null, 2)}</pre>
+        </details>
+      </Section>
+    </article>
+  );
+}

@@ -1,0 +1,49 @@
+// The per-iteration series the charts are built from. Structural on purpose:
+// lib/ knows nothing of the server, only the shape tRPC hands the browser.
+export interface IterationPoint {
+  number: number;
+  attempt: number;
+  status: string;
+  scores: Record<string, number>;
+  meanScore: number | null;
+  costUsd: number;
+  tokensIn: number;
+  tokensOut: number;
+  tokensCache: number;
+  durationMs: number;
+  health: string | null;
+  handoffTrigger: string | null;
+  claimedDone: boolean;
+  claimMismatch: boolean;
+  evidenceComplete: boolean;
+  finishedAt: Date | string;
+}
+
+/** An audit event as far as the charts care: what happened, at which iteration. */
+export interface ChartEvent {
+  id: number;
+  type: string;
+  payload: unknown;
+  reason: string | null;
+  actor: string;
+  createdAt: Date | string;
+}
+
+/**
+ * A re-run of an interrupted iteration keeps its number: only the last
+ * attempt of each number counts on the charts (it is the one that scored).
+ */
+export function lastAttempts<T extends Pick<IterationPoint, "number" | "attempt">>(points: readonly T[]): T[] {
+  const byNumber = new Map<number, T>();
+  for (const p of points) {
+    const seen = byNumber.get(p.number);
+    if (!seen || p.attempt >= seen.attempt) byNumber.set(p.number, p);
+  }
+  return [...byNumber.values()].sort((a, b) => a.number - b.number);
+}
+
+/** The iteration an event belongs to: engine events carry it in their payload. */
+export function eventIteration(event: Pick<ChartEvent, "payload">): number | null {
+  const p = event.payload as { iteration?: unknown } | null;
+  return p && typeof p.iteration === "number" ? p.iteration : null;
+}

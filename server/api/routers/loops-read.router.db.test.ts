@@ -1,0 +1,66 @@
+// The dashboard's read procedures: templates, clone source, detail and list
+// extras, and the share preview, never leaking a secret value or reference.
+import { afterAll, expect, it } from "vitest";
+import { describeEachProvider } from "../../../test/db-providers";
+import { createHarness, improvingAgent, waitFor, type Harness } from "../../../test/runtime-harness";
+import { createContext } from "../context";
+import { createCaller } from "../root";
+
+const SECRET_VALUE = "sk-live-0123456789abcdef";
+const SECRET_ENV = "PROD_ONLY_KEY";
+
+describeEachProvider("loops read procedures", ({ db }) => {
+  let harness: Harness | undefined;
+  const caller = () => {
+    harness ??= createHarness(db(), { command: improvingAgent(3) });
+    return createCaller(createContext({ services: harness.services }));
+  };
+  afterAll(() => harness?.stop());
+
+  async function finishedLoop() {
+    const { id } = await caller().loops.create({
+      name: "Secretive",
+      goal: "Fix the build",
+      agent: { kind: "command", argv: ["./agent.sh"], env: { TOKEN: SECRET_VALUE }, secrets: [{ name: "API_KEY", env: SECRET_ENV }] },
+      loop: { stop: { maxIterations: 5, scoreThreshold: 1 }, completion: { evidence: ["score"] } },
+      start: true,
+    });
+    await waitFor(() => caller().loops.byId({ id }), (d) => d.loop.status === "completed");
+    return id;
+  }
+
+  it("offers the four templates", async () => {
+    expect((await caller().loops.templates()).map((t) => t.id)).toEqual(["demo", "claude-code-tests", "codex-tests", "llm-judge"]);
+  });
+
+  it("clone source, detail and share preview carry no secret, and say what was blanked", async () => {
+    const id = await finishedLoop();
+    const clone = await caller().loops.definition({ id });
+    expect(clone.definition).toMatchObject({ goal: "Fix the build", name: "Secretive (copy)", agent: { kind: "command", argv: ["./agent.sh"] } });
+    expect(clone.redactedPaths.sort()).toEqual(["agent.env.TOKEN", "agent.secrets.0.env"]);
+
+    const detail = await caller().loops.byId({ id });
+    const preview = await caller().loops.sharePreview({ id });
+    for (const out of [clone, detail, preview]) {
+      const text = JSON.stringify(out);
+      expect(text).not.toContain(SECRET_VALUE);
+      expect(text).not.toContain(SECRET_ENV);
+    }
+    expect(detail.series).toHaveLength(3);
+    expect(detail.markers.some((m) => m.type === "halted")).toBe(true);
+    expect(detail.now).toBeInstanceOf(Date);
+  });
+
+  it("lists each loop with its recent iterations for the sparkline and alarms", async () => {
+    const page = await caller().loops.list({ text: "Fix the build" });
+    const row = page.items[0]!;
+    expect(row.recent.map((r) => r.number)).toEqual([1, 2, 3]);
+    expect(row.recent.at(-1)!.meanScore).toBe(1);
+    expect(row).toHaveProperty("lastHeartbeatAt");
+    expect(row).toHaveProperty("inflightStartedAt");
+  });
+
+  it("answers NOT_FOUND for an unknown loop's definition", async () => {
+    await expect(caller().loops.definition({ id: "nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

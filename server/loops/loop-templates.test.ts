@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { loopDefinitionSchema } from "./loop-definition";
+import { DEMO_TEMPLATE_ID, loopTemplates } from "./loop-templates";
+
+describe("loopTemplates", () => {
+  it("offers the four templates of the New-loop form, each a valid definition", () => {
+    const templates = loopTemplates();
+    expect(templates.map((t) => t.title)).toEqual(["Demo (no keys)", "Claude Code until tests pass", "Codex until tests pass", "Model + LLM judge"]);
+    for (const t of templates) expect(loopDefinitionSchema.safeParse(t.definition).success).toBe(true);
+  });
+
+  it("paces the demo so its charts fill visibly", () => {
+    const demo = loopTemplates().find((t) => t.id === DEMO_TEMPLATE_ID)!;
+    expect(demo.definition.agent).toMatchObject({ kind: "demo", delayMs: 1000 });
+    expect(demo.requires).toBeNull();
+  });
+
+  it("lets tests decide for the coding agents", () => {
+    for (const id of ["claude-code-tests", "codex-tests"]) {
+      const t = loopTemplates().find((x) => x.id === id)!;
+      expect(t.definition.scorers).toEqual([expect.objectContaining({ kind: "command-check", argv: ["npm", "test"] })]);
+    }
+  });
+});

@@ -1,0 +1,122 @@
+// Starting points for the New-loop form. Each is a complete definition that
+// validates as is; operators pick one and adjust. The demo needs no keys and
+// paces itself (~1 s per iteration) so its charts visibly fill in live.
+import { DEFAULT_DEMO_GOAL, demoLoopPreset } from "../agents/demo.preset";
+import type { ScorerConfigInput } from "../agents/scorer.schema";
+import { loopDefinitionSchema, type LoopDefinitionInput } from "./loop-definition";
+
+export interface LoopTemplate {
+  id: string;
+  title: string;
+  description: string;
+  /** What has to exist on the server for the template to run. */
+  requires: string | null;
+  definition: LoopDefinitionInput;
+}
+
+export const DEMO_TEMPLATE_ID = "demo";
+
+function demoTemplate(): LoopTemplate {
+  const preset = demoLoopPreset(DEFAULT_DEMO_GOAL, { seed: 42, delayMs: 1000 });
+  return {
+    id: DEMO_TEMPLATE_ID,
+    title: "Demo (no keys)",
+    description: "An offline demo agent that improves with plateaus, fails now and then and claims done too early. Nothing leaves this machine.",
+    requires: null,
+    definition: { name: "Demo loop", ...preset },
+  };
+}
+
+/** Tests are the evidence: the loop completes only when `npm test` passes. */
+const testsPass = (): ScorerConfigInput => ({ kind: "command-check", name: "tests", argv: ["npm", "test"], format: "auto", timeoutSeconds: 600 });
+
+const codingLimits = {
+  stop: { maxIterations: 20, scoreThreshold: 1, noProgressIterations: 5 },
+  completion: { evidence: ["score"] as ("score" | "verifier" | "validators")[], mode: "any" as const },
+  budget: { maxCostUsd: 20 },
+  approvals: { beforeCompletion: { enabled: true, deadline: 3600, defaultAction: "approve" as const } },
+};
+
+const codingGoal = "Make the failing tests in this repository pass without weakening them.";
+
+export function loopTemplates(): LoopTemplate[] {
+  const templates: LoopTemplate[] = [
+    demoTemplate(),
+    {
+      id: "claude-code-tests",
+      title: "Claude Code until tests pass",
+      description: "Runs Claude Code headless in the workspace each iteration; `npm test` decides when the work is done.",
+      requires: "the claude CLI on the server and ANTHROPIC_API_KEY in its environment",
+      definition: {
+        name: "Claude Code: tests pass",
+        goal: codingGoal,
+        workspace: "",
+        loop: codingLimits,
+        agent: {
+          kind: "command",
+          preset: "claude-code",
+          extraArgs: ["--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Edit,Write"],
+          secrets: [{ name: "ANTHROPIC_API_KEY" }],
+          timeoutSeconds: 1800,
+        },
+        scorers: [testsPass()],
+        verifier: { kind: "none" },
+        reflector: { kind: "rule-based" },
+      },
+    },
+    {
+      id: "codex-tests",
+      title: "Codex until tests pass",
+      description: "Runs `codex exec --json` in the workspace each iteration; `npm test` decides when the work is done.",
+      requires: "the codex CLI on the server and OPENAI_API_KEY in its environment",
+      definition: {
+        name: "Codex: tests pass",
+        goal: codingGoal,
+        workspace: "",
+        loop: codingLimits,
+        agent: {
+          kind: "command",
+          preset: "codex",
+          extraArgs: ["--full-auto", "--skip-git-repo-check"],
+          model: "gpt-5-codex",
+          secrets: [{ name: "CODEX_API_KEY", env: "OPENAI_API_KEY" }],
+          timeoutSeconds: 1800,
+        },
+        scorers: [testsPass()],
+        verifier: { kind: "none" },
+        reflector: { kind: "rule-based" },
+      },
+    },
+    {
+      id: "llm-judge",
+      title: "Model + LLM judge",
+      description: "One model call per iteration; a second model scores each answer against a rubric and the loop stops at 0.9.",
+      requires: "OPENAI_API_KEY in the server environment",
+      definition: {
+        name: "Model + judge",
+        goal: "Write a one-page design note for rate limiting the public API: limits, headers, error responses and rollout.",
+        loop: {
+          stop: { maxIterations: 8, scoreThreshold: 0.9, noProgressIterations: 3 },
+          completion: { evidence: ["score"] },
+          budget: { maxCostUsd: 2 },
+        },
+        agent: { kind: "llm", provider: "openai", model: "gpt-4.1-mini", apiKeyEnv: "OPENAI_API_KEY", maxOutputTokens: 4096 },
+        scorers: [
+          {
+            kind: "llm-judge",
+            name: "judge",
+            provider: "openai",
+            model: "gpt-4.1-mini",
+            apiKeyEnv: "OPENAI_API_KEY",
+            rubric: "Concrete limits per plan, the exact response headers, a 429 body example, and a staged rollout with a rollback. Score 1 only if all are present and consistent.",
+          },
+        ],
+        verifier: { kind: "none" },
+        reflector: { kind: "rule-based" },
+      },
+    },
+  ];
+  // A template that stopped validating would only fail when an operator submits it.
+  for (const t of templates) loopDefinitionSchema.parse(t.definition);
+  return templates;
+}
