@@ -1,6 +1,7 @@
 // Real worker processes for crash, race and lease tests.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseTarget } from "../server/db/database-target";
 import { inheritedEnv } from "../server/env";
@@ -18,6 +19,8 @@ export function spawnWorker(target: DatabaseTarget, env: Record<string, string> 
     env: {
       ...inheritedEnv(["PATH", "HOME", "RALPH_PG_ADMIN_URL"]),
       NODE_ENV: "test",
+      // Workspaces and key files go to a scratch folder, not the checkout's ./data.
+      RALPH_DATA_DIR: mkdtempSync(join(tmpdir(), "ralph-worker-")),
       DATABASE_URL: target.url,
       RALPH_LEASE_MS: "2000",
       RALPH_HEARTBEAT_MS: "200",
