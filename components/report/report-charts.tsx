@@ -4,7 +4,7 @@
 import { prepareCostChart, prepareTokenChart } from "@/lib/charts/cost-chart";
 import { healthBands } from "@/lib/charts/health-timeline";
 import { prepareScoreChart, scorerKey } from "@/lib/charts/score-chart";
-import type { IterationPoint } from "@/lib/charts/types";
+import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
 import { BEST, BUDGET, FORECAST, HANDOFF, HEALTH_COLORS, MEAN, PALETTE, THRESHOLD } from "@/components/loop-detail/charts/chart-theme";
 import { formatTokens, formatUsd } from "@/components/loops/format";
 import type { SharedReport } from "@/components/shared/api-types";
@@ -24,7 +24,8 @@ export function ReportCharts({ report }: { report: SharedReport }) {
   if (series.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No iterations ran, so there is nothing to chart.</p>;
   const numbers = series.map((s) => s.number);
   const xDomain: [number, number] = [Math.min(...numbers) - 0.5, Math.max(...numbers) + 0.5];
-  const score = prepareScoreChart(series, { threshold: report.config?.stop.scoreThreshold ?? null });
+  // Operator-forced handoffs exist only as events: pass them so the report marks them too.
+  const score = prepareScoreChart(series, { threshold: report.config?.stop.scoreThreshold ?? null, events: (report.markers ?? []) as ChartEvent[] });
   const ended = ["completed", "failed", "stopped", "cancelled"].includes(report.loop.status);
   const cost = prepareCostChart(series, { budget: report.loop.budgetUsd, forecast: ended ? null : report.forecast });
   const tokens = prepareTokenChart(series);
