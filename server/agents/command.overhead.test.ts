@@ -18,6 +18,8 @@ function bareSpawn(file: string, input: string): Promise<void> {
     child.stderr.on("data", () => undefined);
     child.on("error", reject);
     child.on("close", () => resolve());
+    // The script answers without reading its prompt; like the executor, ignore the EPIPE that may follow.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(input);
   });
 }
