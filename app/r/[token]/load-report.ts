@@ -16,3 +16,29 @@ export async function loadSharedReport(token: string) {
     throw error;
   }
 }
+
+type LoadedReport = Extract<Awaited<ReturnType<typeof loadSharedReport>>, { kind: "ok" }>;
+
+const plain = (text: string, status: number, extra: Record<string, string> = {}) =>
+  new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...extra } });
+
+/**
+ * One export of the shared report as a download: the same 404 / 429 answers
+ * as the page, and headers that keep it out of caches and referrers.
+ */
+export async function exportSharedReport(
+  token: string,
+  format: { extension: string; contentType: string; render: (loaded: LoadedReport) => string },
+) {
+  const loaded = await loadSharedReport(token);
+  if (loaded.kind === "missing") return plain("Not found", 404);
+  if (loaded.kind === "limited") return plain("Too many requests", 429, { "retry-after": "60" });
+  return new Response(format.render(loaded), {
+    headers: {
+      "content-type": format.contentType,
+      "content-disposition": `attachment; filename="loop-report-${loaded.report.loop.id.slice(0, 8)}.${format.extension}"`,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    },
+  });
+}
