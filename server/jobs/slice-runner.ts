@@ -19,7 +19,7 @@ import { claimLoop, LeaseLostError } from "../db/loop-lease.repo";
 import { commitStep, currentCheckpoint, failLoop, markInflight, recordCrashedAttempt } from "../db/loop-steps.repo";
 import { LeaseKeeper } from "./lease-keeper";
 import type { JobRuntime } from "./runtime-deps";
-import { checkpointRow, decidedApprovals, engineControlRequest, eventRows, iterationRow, loopPatch, openApproval } from "./step-mapping";
+import { checkpointRow, decidedApprovals, engineControlRequest, eventRows, iterationRow, loopPatch, nextRunAtFor, openApproval } from "./step-mapping";
 
 export interface SliceResult {
   claimed: boolean;
@@ -112,7 +112,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
           decidedApprovals: decidedApprovals(pre.events),
         });
         rt.onEventsWritten?.();
-        const at = decision.kind === "wait" ? new Date(decision.untilMs) : decision.kind === "await_approval" && decision.deadlineAt ? new Date(decision.deadlineAt) : null;
+        const at = nextRunAtFor(decision);
         if (at) rt.dispatcher.dispatchAt(loopId, at);
         return { claimed: true, iterations, outcome: OUTCOME[decision.kind] };
       }
@@ -151,7 +151,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
 
       if (result.decision.kind !== "continue") {
         const d = result.decision;
-        const at = d.kind === "wait" ? new Date(d.untilMs) : d.kind === "await_approval" && d.deadlineAt ? new Date(d.deadlineAt) : null;
+        const at = nextRunAtFor(d);
         if (at) rt.dispatcher.dispatchAt(loopId, at);
         return { claimed: true, iterations, outcome: OUTCOME[d.kind] };
       }
