@@ -13,4 +13,3 @@ export const LOCAL_OPERATOR: Actor = { id: null, email: "local", name: "Local op
 
 const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
 export const hasRole = (actor: Actor, needed: Role) => RANK[actor.role] >= RANK[needed];
-export const actorLabel = (actor: Actor) => (actor.id ? `user:${actor.email}` : actor.email);

@@ -52,7 +52,3 @@ export async function settleControlRequests(
     });
   }
 }
-
-export function listControlRequests(db: Db, loopId: string, limit: number) {
-  return db.controlRequest.findMany({ where: { loopId }, orderBy: { createdAt: "desc" }, take: limit });
-}

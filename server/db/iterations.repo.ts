@@ -36,7 +36,3 @@ export function iterationPage(db: Db, loopId: string, options: { beforeNumber?: 
     take: options.limit,
   });
 }
-
-export function findIteration(db: Db, loopId: string, number: number) {
-  return db.iteration.findMany({ where: { loopId, number }, orderBy: { attempt: "asc" } });
-}

@@ -112,13 +112,3 @@ export async function findDueLoops(db: Db, now: Date, limit: number): Promise<st
   const rows = await db.loop.findMany({ where: claimableWhere(now), select: { id: true }, take: limit });
   return rows.map((r) => r.id);
 }
-
-/** The earliest time a scheduled loop becomes due, for timers. */
-export async function nextScheduledRun(db: Db): Promise<Date | null> {
-  const row = await db.loop.findFirst({
-    where: { status: { in: [...SCHEDULED_STATUSES] }, nextRunAt: { not: null } },
-    orderBy: { nextRunAt: "asc" },
-    select: { nextRunAt: true },
-  });
-  return row?.nextRunAt ?? null;
-}

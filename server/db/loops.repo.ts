@@ -46,5 +46,3 @@ export async function listLoops(db: Db, query: LoopListQuery) {
 }
 
 export const countLoops = (db: Db, filter: LoopListFilter) => db.loop.count({ where: where(filter) });
-
-export const findLoop = (db: Db, id: string) => db.loop.findUnique({ where: { id } });

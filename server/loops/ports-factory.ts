@@ -1,6 +1,6 @@
 // Builds the engine ports for a loop from its stored definition.
 import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { createPorts } from "../agents/registry";
 import { chainSecretResolvers, envSecretResolver } from "../agents/secret-resolver";
 import { getDatabase } from "../db/database";
@@ -28,5 +28,3 @@ export function createLoopPorts(loop: LoopForPorts) {
     loop.id,
   );
 }
-
-export const workspacesRoot = (dataDir: string) => join(resolve(dataDir), "workspaces");
