@@ -1,18 +1,40 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { prismaModelNames, storageRule } from "./scripts/lib/eslint-storage-rule.mjs";
+
+// Which module may import which (layers, Prisma and pg only in server/db, the
+// engine's purity and index, no cycles) is dependency-cruiser's job
+// (.dependency-cruiser.cjs, also in `npm run lint`). ESLint checks what import
+// rules cannot see: code that reaches the environment, the clock or the
+// database without importing anything.
 
 const processEnv = {
   selector: "MemberExpression[object.name='process'][property.name='env']",
   message: "Read configuration through server/env.ts (getEnv), never process.env directly.",
 };
 
+const ralph = { rules: { "storage-boundary": storageRule(prismaModelNames("prisma/schema.prisma")) } };
+
+/** Code that never ships: tests, their helpers and fixtures, benchmarks. */
+const DEV_FILES = ["**/*.test.ts", "**/*.test.tsx", "test/**", "bench/**", "e2e/**", "**/fixtures/**"];
+
 const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", "server/db/generated/**", "coverage/**", "test-results/**", "playwright-report/**", "tmp/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "server/db/generated/**",
+      "coverage/**",
+      "test-results/**",
+      "playwright-report/**",
+      "tmp/**",
+      "next-env.d.ts",
+    ],
   },
   {
+    plugins: { ralph },
     rules: {
       "no-restricted-syntax": ["error", processEnv],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -23,52 +45,52 @@ const config = [
     // switch; the Prisma CLI's own configs; and the generator, which hands the
     // environment to the Prisma CLI it runs.
     // Test harnesses and fixture CLIs inspect their own environment on purpose.
-    files: ["server/env.ts", "instrumentation.ts", "prisma.config.ts", "prisma/postgresql/prisma.config.ts", "scripts/generate.mjs", "test/**", "**/fixtures/**"],
+    // The `ralph` CLI is a program of its own: cli/config.ts is where it reads
+    // RALPH_URL and RALPH_TOKEN.
+    files: [
+      "server/env.ts",
+      "cli/config.ts",
+      "instrumentation.ts",
+      "prisma.config.ts",
+      "prisma/postgresql/prisma.config.ts",
+      "scripts/generate.mjs",
+      "test/**",
+      "**/fixtures/**",
+    ],
     rules: { "no-restricted-syntax": "off" },
   },
   {
-    // Prisma stays inside server/db.
+    // Queries live in server/db. Tests and benchmarks may read rows back directly.
     files: ["**/*.{ts,tsx,mjs}"],
-    ignores: ["server/db/**", "scripts/**", "prisma.config.ts", "prisma/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["@prisma/*", "**/db/generated/**"], message: "Only server/db imports Prisma." }] },
-      ],
-    },
+    ignores: ["server/db/**", ...DEV_FILES],
+    rules: { "ralph/storage-boundary": "error" },
   },
   {
-    // The engine is the pure core: no frameworks, no I/O, no other server layer.
+    // The engine never reads the clock, randomness, timers or the process:
+    // they come in through Deps and the ports, so it runs under a fake clock.
     files: ["server/engine/**/*.ts"],
+    ignores: ["**/*.test.ts"],
     rules: {
-      "no-restricted-imports": [
+      "no-restricted-properties": [
         "error",
-        {
-          patterns: [
-            { group: ["next", "next/*", "react", "react/*", "react-dom", "react-dom/*"], message: "server/engine imports no UI or framework code." },
-            { group: ["@trpc/*", "@prisma/*", "@tanstack/*"], message: "server/engine imports no framework or storage code." },
-            { group: ["node:*", "fs", "path", "child_process", "crypto", "http", "https", "net", "os", "pg", "better-sqlite3"], message: "server/engine does no I/O; pass effects in through ports." },
-            { group: ["../*", "@/*"], message: "server/engine imports nothing from other server/ folders or the app." },
-          ],
-        },
+        { object: "Date", property: "now", message: "Use deps.now()." },
+        { object: "Math", property: "random", message: "Use deps.random()." },
       ],
-    },
-  },
-  {
-    // Pages and components see the server only through tRPC.
-    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
-    ignores: ["app/api/**"],
-    rules: {
-      "no-restricted-imports": [
+      "no-restricted-globals": [
         "error",
-        {
-          patterns: [
-            {
-              regex: "^@/server/(?!api/rsc$|api/root$)",
-              message: "app/ and components/ reach the server only through tRPC (server/api/rsc, AppRouter types).",
-            },
-          ],
-        },
+        ...["process", "globalThis", "performance", "crypto", "fetch", "require"].map((name) => ({
+          name,
+          message: "server/engine does no I/O and reads no ambient state; pass it in through Deps or a port.",
+        })),
+        ...["setTimeout", "setInterval", "setImmediate"].map((name) => ({
+          name,
+          message: "Use deps.sleep(): the engine's time is injected.",
+        })),
+      ],
+      "no-restricted-syntax": [
+        "error",
+        processEnv,
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "Use new Date(deps.now())." },
       ],
     },
   },

@@ -6,7 +6,9 @@ import { E2E_ADMIN } from "./e2e/support/accounts";
 
 // Every run serves the built app on a fresh SQLite database of its own.
 const dataDir = mkdtempSync(join(tmpdir(), "ralph-e2e-"));
-const port = 3210;
+// RALPH_E2E_PORT lets several checkouts run their browser suites side by side.
+// eslint-disable-next-line no-restricted-syntax -- test tooling, not app configuration
+const port = Number(process.env.RALPH_E2E_PORT ?? 3210);
 export const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -46,9 +48,13 @@ export default defineConfig({
       RALPH_DATA_DIR: dataDir,
       PORT: String(port),
       RALPH_SWEEP_INTERVAL_MS: "1000",
+      // Operators may point loops at folders under the temp dir, where the specs make their workspaces.
+      RALPH_WORKSPACE_ROOTS: tmpdir(),
       // The admin e2e/support/auth.ts signs in as (and creates the other roles with).
       RALPH_ADMIN_EMAIL: E2E_ADMIN.email,
       RALPH_ADMIN_PASSWORD: E2E_ADMIN.password,
+      // The alert specs' webhook receiver listens on loopback.
+      RALPH_ALERT_ALLOW_HOSTS: "127.0.0.1",
     },
     stdout: "pipe",
   },

@@ -5,5 +5,7 @@ import { defineConfig } from "prisma/config";
 export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },
-  datasource: { url: process.env.DATABASE_URL?.startsWith("file:") ? process.env.DATABASE_URL : "file:./data/ralph.db" },
+  datasource: {
+    url: process.env.DATABASE_URL?.startsWith("file:") ? process.env.DATABASE_URL : "file:./data/ralph.db",
+  },
 });

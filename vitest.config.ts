@@ -18,6 +18,10 @@ export default defineConfig({
           include: ["**/*.test.ts", "**/*.test.tsx"],
           exclude: ["**/*.db.test.ts", "node_modules/**", "e2e/**", ".next/**", "tmp/**"],
           environment: "node",
+          // Generous: the lint-rule tests start ESLint and the agent tests spawn processes,
+          // which on a loaded 2-core machine can take seconds. Timing is never asserted here.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/layout/app-nav";
-import { serverCaller } from "@/server/api/rsc";
+import { serverCaller } from "@/lib/trpc/server";
 import { TRPCReactProvider } from "@/lib/trpc/client";
 import "./globals.css";
 
@@ -16,7 +16,7 @@ const themeScript = `try{var t=localStorage.getItem("theme");if(t==="dark"||(!t&
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // proxy.ts sets the CSP nonce. Reading the user also sends a private page
-  // without a live session to sign-in (server/api/rsc.tsx).
+  // without a live session to sign-in (lib/trpc/server.tsx).
   const nonce = (await headers()).get("x-nonce") ?? undefined;
   const user = await (await serverCaller()).auth.me();
   return (

@@ -7,12 +7,18 @@ import { DEFAULT_SETTINGS, type JobRuntime } from "../server/jobs/runtime-deps";
 import { systemDeps } from "../server/jobs/system-deps";
 import { startWorker } from "../server/jobs/worker";
 import { createLoop } from "../server/loops/loop-create.service";
-import { LOCAL_OPERATOR } from "../server/api/actor";
+import { LOCAL_OPERATOR } from "../server/auth/actor";
 
 export const instantAgent = (onCall?: () => void): AgentPort => ({
   run: async (req) => {
     onCall?.();
-    return { output: `answer ${req.iteration}`, claim: { done: false }, usage: { input: 50, output: 10, cache: 0 }, costUsd: 0.0001, toolCalls: [] };
+    return {
+      output: `answer ${req.iteration}`,
+      claim: { done: false },
+      usage: { input: 50, output: 10, cache: 0 },
+      costUsd: 0.0001,
+      toolCalls: [],
+    };
   },
 });
 
@@ -29,7 +35,14 @@ export function percentile(values: number[], p: number) {
 
 function runtimeFor(db: Database, agent: AgentPort) {
   const dispatcher = new LocalDispatcher();
-  const rt: JobRuntime = { db, dispatcher, ports: () => ({ agent }), engine: systemDeps, settings: { ...DEFAULT_SETTINGS }, instanceId: "bench" };
+  const rt: JobRuntime = {
+    db,
+    dispatcher,
+    ports: () => ({ agent }),
+    engine: systemDeps,
+    settings: { ...DEFAULT_SETTINGS },
+    instanceId: "bench",
+  };
   dispatcher.attach(rt);
   return { rt, dispatcher, services: { db, dispatcher, engine: systemDeps } };
 }
@@ -39,8 +52,15 @@ const acting = { actor: LOCAL_OPERATOR, reason: "bench" };
 /** Time between consecutive agent calls of one loop: everything the runtime adds per iteration. */
 export async function measureOverhead(db: Database, iterations: number) {
   const stamps: number[] = [];
-  const { dispatcher, services } = runtimeFor(db, instantAgent(() => stamps.push(performance.now())));
-  await createLoop(services, { goal: "bench", agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterations), start: true }, acting);
+  const { dispatcher, services } = runtimeFor(
+    db,
+    instantAgent(() => stamps.push(performance.now())),
+  );
+  await createLoop(
+    services,
+    { goal: "bench", agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterations), start: true },
+    acting,
+  );
   await dispatcher.idle();
   const gaps = stamps.slice(1).map((t, i) => t - stamps[i]!);
   return { iterations: stamps.length, p50: percentile(gaps, 50), p99: percentile(gaps, 99) };
@@ -49,10 +69,27 @@ export async function measureOverhead(db: Database, iterations: number) {
 /** Iterations per second with `loops` loops running at once in this process. */
 export async function measureThroughput(db: Database, loops: number, iterationsEach: number) {
   let calls = 0;
-  const { dispatcher, services } = runtimeFor(db, instantAgent(() => calls++));
+  const { dispatcher, services } = runtimeFor(
+    db,
+    instantAgent(() => calls++),
+  );
   const ids: string[] = [];
   for (let i = 0; i < loops; i++) {
-    ids.push((await createLoop(services, { goal: `bench ${i}`, agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterationsEach), start: false }, acting)).id);
+    ids.push(
+      (
+        await createLoop(
+          services,
+          {
+            goal: `bench ${i}`,
+            agentKind: "instant",
+            definition: {},
+            engineConfig: ENGINE_CONFIG(iterationsEach),
+            start: false,
+          },
+          acting,
+        )
+      ).id,
+    );
   }
   const started = performance.now();
   await db.prisma.loop.updateMany({ where: { id: { in: ids } }, data: { status: "queued" } });
@@ -68,12 +105,29 @@ export async function measureWorkers(dbs: Database[], loops: number, iterationsE
   const agent = instantAgent(() => calls++);
   const { services } = runtimeFor(dbs[0]!, agent);
   for (let i = 0; i < loops; i++) {
-    await createLoop(services, { goal: `bench ${i}`, agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterationsEach), start: false }, acting);
+    await createLoop(
+      services,
+      {
+        goal: `bench ${i}`,
+        agentKind: "instant",
+        definition: {},
+        engineConfig: ENGINE_CONFIG(iterationsEach),
+        start: false,
+      },
+      acting,
+    );
   }
   const started = performance.now();
   await dbs[0]!.prisma.loop.updateMany({ where: { status: "draft" }, data: { status: "queued" } });
   const workers = dbs.map((db, i) =>
-    startWorker({ db, ports: () => ({ agent }), settings: { ...DEFAULT_SETTINGS }, concurrency: Math.ceil(loops / dbs.length), pollMs: 20, instanceId: `w${i}` }),
+    startWorker({
+      db,
+      ports: () => ({ agent }),
+      settings: { ...DEFAULT_SETTINGS },
+      concurrency: Math.ceil(loops / dbs.length),
+      pollMs: 20,
+      instanceId: `w${i}`,
+    }),
   );
   const target = loops * iterationsEach;
   while (calls < target) await new Promise((r) => setTimeout(r, 5));
@@ -88,9 +142,21 @@ export async function measureWorkers(dbs: Database[], loops: number, iterationsE
 }
 
 /** Resident memory of a runtime process holding `loops` live loops (demo agents, paced). */
-export async function measureLiveRss(db: Database, ports: import("../server/jobs/runtime-deps").PortsFactory, loops: number, seconds: number) {
+export async function measureLiveRss(
+  db: Database,
+  ports: import("../server/jobs/runtime-deps").PortsFactory,
+  loops: number,
+  seconds: number,
+) {
   const dispatcher = new LocalDispatcher();
-  const rt: JobRuntime = { db, dispatcher, ports, engine: systemDeps, settings: { ...DEFAULT_SETTINGS }, instanceId: "bench-rss" };
+  const rt: JobRuntime = {
+    db,
+    dispatcher,
+    ports,
+    engine: systemDeps,
+    settings: { ...DEFAULT_SETTINGS },
+    instanceId: "bench-rss",
+  };
   dispatcher.attach(rt);
   const services = { db, dispatcher, engine: systemDeps };
   const before = process.memoryUsage().rss;
@@ -100,8 +166,14 @@ export async function measureLiveRss(db: Database, ports: import("../server/jobs
       {
         goal: `Write a runbook for service ${i}`,
         agentKind: "demo",
-        definition: { agent: { kind: "demo", seed: i, delayMs: 300 }, scorers: [{ kind: "length", name: "length", min: 400 }] },
-        engineConfig: { stop: { maxIterations: 1000, noProgressIterations: 0, maxConsecutiveFailures: 0 }, pacing: { delayMs: 500 } },
+        definition: {
+          agent: { kind: "demo", seed: i, delayMs: 300 },
+          scorers: [{ kind: "length", name: "length", min: 400 }],
+        },
+        engineConfig: {
+          stop: { maxIterations: 1000, noProgressIterations: 0, maxConsecutiveFailures: 0 },
+          pacing: { delayMs: 500 },
+        },
         start: true,
       },
       acting,

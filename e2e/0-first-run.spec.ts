@@ -19,13 +19,18 @@ test("the empty dashboard starts a demo loop in one click", async ({ page }) => 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Demo loop");
   await expectStatus(page, /running|queued|starting/);
   // The demo paces itself so the charts visibly fill in.
-  await expect.poll(async () => Number(await page.getByTestId("score-chart").getAttribute("data-points")), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => Number(await page.getByTestId("score-chart").getAttribute("data-points")), { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(2);
 
   // Back on the list it shows as a live row; stop it so later specs have the machine to themselves.
   await page.goto("/");
   await expect(page.getByTestId("loop-row").first()).toContainText("Demo loop");
   await page.goBack();
-  await page.getByRole("toolbar", { name: "Loop controls" }).getByRole("button", { name: /^Terminate/ }).click();
+  await page
+    .getByRole("toolbar", { name: "Loop controls" })
+    .getByRole("button", { name: /^Terminate/ })
+    .click();
   await page.getByLabel(/Reason/).fill("first-run check done");
   await page.getByRole("dialog").getByRole("button", { name: "Terminate" }).click();
   await expectStatus(page, /stopped/);

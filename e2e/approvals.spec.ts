@@ -12,7 +12,10 @@ test("approval gate: request changes reaches the agent, approve completes", asyn
     "Demo (no keys)",
     steadyDemo(
       { delayMs: 300, stepsToComplete: 3, earlyClaimRate: 0 },
-      { stop: { maxIterations: 30, noProgressIterations: 0 }, approvals: { beforeCompletion: { enabled: true, deadline: 0, defaultAction: "approve" } } },
+      {
+        stop: { maxIterations: 30, noProgressIterations: 0 },
+        approvals: { beforeCompletion: { enabled: true, deadline: 0, defaultAction: "approve" } },
+      },
     ),
   );
 
@@ -36,11 +39,16 @@ test("approval gate: request changes reaches the agent, approve completes", asyn
   const next = page.locator(`[data-testid="iteration"][data-number="${gatedAt + 1}"]`);
   await expect(next).toBeVisible({ timeout: 30_000 });
   await next.getByRole("button").first().click();
-  await expect(next.getByLabel(`Input of iteration ${gatedAt + 1}`)).toContainText("Add a rollback checklist with owners");
+  await expect(next.getByLabel(`Input of iteration ${gatedAt + 1}`)).toContainText(
+    "Add a rollback checklist with owners",
+  );
 
   // The evidence still says done, so the gate opens again; this time approve.
   await expectStatus(page, "awaiting approval", 30_000);
-  await page.getByRole("toolbar", { name: "Loop controls" }).getByRole("button", { name: /^Approve/ }).click();
+  await page
+    .getByRole("toolbar", { name: "Loop controls" })
+    .getByRole("button", { name: /^Approve/ })
+    .click();
   await page.getByRole("dialog", { name: "Approve" }).getByRole("button", { name: "Approve" }).click();
   await expectStatus(page, "completed", 30_000);
   await page.getByRole("tab", { name: "Approvals" }).click();

@@ -55,7 +55,9 @@ test("repeated wrong passwords get a clear rate-limit message", async ({ page })
   }
   await page.getByLabel("Password").fill("wrong-password-again");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText(/Too many failed sign-ins for this account\. Try again in \d+ minutes?\./);
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+    /Too many failed sign-ins for this account\. Try again in \d+ minutes?\./,
+  );
   await page.screenshot({ path: "test-results/screenshots/login-rate-limited.png" });
 });
 
@@ -83,12 +85,21 @@ test("an admin manages users and secrets in settings", async ({ page }) => {
   await page.screenshot({ path: "test-results/screenshots/settings-admin.png", fullPage: true });
 });
 
-test("a viewer sees loops but no enabled controls, and a forged control request is refused", async ({ page, playwright, baseURL }) => {
+test("a viewer sees loops but no enabled controls, and a forged control request is refused", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   const violations = watchCsp(page);
   // A loop to look at, created by the admin.
   const admin = await playwright.request.newContext({ baseURL });
   await signInApi(admin, E2E_ADMIN.email, E2E_ADMIN.password);
-  const created = await trpc(admin, "loops.create", { goal: "Viewer can watch this loop", agent: { kind: "demo", delayMs: 200 }, start: true });
+  const created = await trpc(admin, "loops.create", {
+    goal: "Viewer can watch this loop",
+    agent: { kind: "demo", delayMs: 200 },
+    loop: { completion: { allowNoEvidence: true } },
+    start: true,
+  });
   expect(created.status).toBe(200);
   const loopId = (created.data as { id: string }).id;
   await admin.dispose();
@@ -106,8 +117,12 @@ test("a viewer sees loops but no enabled controls, and a forged control request 
   }
 
   // The viewer's own session, a well-formed same-origin request: the role check refuses it.
-  for (const path of ["loops.kill", "loops.terminate", "share.create"]) {
-    const forged = await trpc(page.request, path, path === "share.create" ? { loopId } : { id: loopId, reason: "forged" });
+  for (const path of ["loops.controls.kill", "loops.controls.terminate", "share.create"]) {
+    const forged = await trpc(
+      page.request,
+      path,
+      path === "share.create" ? { loopId } : { id: loopId, reason: "forged" },
+    );
     expect(forged.status, path).toBe(403);
     expect(forged.error?.data?.code).toBe("FORBIDDEN");
   }

@@ -8,7 +8,13 @@ test("claimed done without evidence: flagged, and the loop does not complete", a
   test.setTimeout(90_000);
   await signIn(page, "operator");
   await createLoopFromForm(page, "Demo (no keys)", (d) => ({
-    ...steadyDemo({ delayMs: 200, stepsToComplete: 2, earlyClaimRate: 1 }, { stop: { maxIterations: 3, scoreThreshold: 0.95, noProgressIterations: 0 }, completion: { evidence: ["score"] } })(d),
+    ...steadyDemo(
+      { delayMs: 200, stepsToComplete: 2, earlyClaimRate: 1 },
+      {
+        stop: { maxIterations: 3, scoreThreshold: 0.95, noProgressIterations: 0 },
+        completion: { evidence: ["score"] },
+      },
+    )(d),
     name: "Claims without evidence",
     // A keyword the demo never writes: the score, and so the evidence, stays at 0.
     scorers: [{ kind: "keyword", name: "impossible", keywords: ["xylophonezebra"] }],
@@ -20,7 +26,10 @@ test("claimed done without evidence: flagged, and the loop does not complete", a
   await expect(page.getByTestId("claim-mismatch").first()).toBeVisible();
   expect(await page.getByTestId("claim-mismatch").count()).toBeGreaterThanOrEqual(2);
 
-  const flagged = page.getByTestId("iteration").filter({ has: page.getByTestId("claim-mismatch") }).first();
+  const flagged = page
+    .getByTestId("iteration")
+    .filter({ has: page.getByTestId("claim-mismatch") })
+    .first();
   await flagged.getByRole("button").first().click();
   await expect(flagged).toContainText("claims done");
   await expect(flagged).toContainText("not complete");

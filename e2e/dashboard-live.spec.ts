@@ -36,10 +36,14 @@ test("a demo loop from the form: live charts, interrupt, resume, handoff, nudge"
   await expectStatus(page, "interrupting…", 5_000);
   await expectStatus(page, "paused", 15_000);
   const pausedAt = await chartPoints(page, "score-chart");
-  await expect(page.getByRole("toolbar", { name: "Loop controls" }).getByRole("button", { name: /^Interrupt/ })).toBeDisabled();
+  await expect(
+    page.getByRole("toolbar", { name: "Loop controls" }).getByRole("button", { name: /^Interrupt/ }),
+  ).toBeDisabled();
 
-  // Resume (keyboard shortcut r): it runs again and the chart grows.
+  // Resume (keyboard shortcut r, which asks first): it runs again and the chart grows.
   await page.keyboard.press("r");
+  await expect(page.getByRole("dialog", { name: /^Resume/ }).getByRole("button", { name: "Resume" })).toBeFocused();
+  await page.keyboard.press("Enter");
   await expectStatus(page, /running|queued/, 10_000);
   await expect.poll(() => chartPoints(page, "score-chart"), { timeout: 15_000 }).toBeGreaterThan(pausedAt);
 
@@ -62,7 +66,12 @@ test("a demo loop from the form: live charts, interrupt, resume, handoff, nudge"
         const latest = page.locator(`[data-testid="iteration"][data-number="${n}"]`).first();
         const toggle = latest.getByRole("button").first();
         if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
-        return (await latest.getByLabel(`Input of iteration ${n}`).textContent({ timeout: 2_000 }).catch(() => "")) ?? "";
+        return (
+          (await latest
+            .getByLabel(`Input of iteration ${n}`)
+            .textContent({ timeout: 2_000 })
+            .catch(() => "")) ?? ""
+        );
       },
       { timeout: 30_000 },
     )
@@ -77,16 +86,20 @@ test("a demo loop from the form: live charts, interrupt, resume, handoff, nudge"
   await page.evaluate(() => {
     const w = window as unknown as { seenAt?: number };
     new MutationObserver((_, observer) => {
-      if ([...document.querySelectorAll("[data-testid=audit-row]")].some((r) => r.textContent?.includes("latency probe"))) {
+      if (
+        [...document.querySelectorAll("[data-testid=audit-row]")].some((r) => r.textContent?.includes("latency probe"))
+      ) {
         w.seenAt = Date.now();
         observer.disconnect();
       }
     }).observe(document.body, { childList: true, subtree: true, characterData: true });
   });
-  const sent = await trpc(page.request, "loops.nudge", { id, message: "keep going", reason: "latency probe" });
+  const sent = await trpc(page.request, "loops.controls.nudge", { id, message: "keep going", reason: "latency probe" });
   const committedAt = Date.now();
   expect(sent.status).toBe(200);
-  await page.waitForFunction(() => (window as unknown as { seenAt?: number }).seenAt !== undefined, null, { timeout: 5_000 });
+  await page.waitForFunction(() => (window as unknown as { seenAt?: number }).seenAt !== undefined, null, {
+    timeout: 5_000,
+  });
   const seenAt = await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt);
   test.info().annotations.push({ type: "event-to-screen", description: `${seenAt - committedAt} ms` });
   expect(seenAt - committedAt, "ms from commit to screen").toBeLessThan(300);

@@ -44,17 +44,29 @@ test.describe("request safety", () => {
   test("cross-site form posts, foreign origins and wrong content types are refused", async ({ request, baseURL }) => {
     await signInApi(request, E2E_ADMIN.email, E2E_ADMIN.password);
     const create = { json: { goal: "csrf probe", agent: { kind: "demo" }, start: false } };
-    const form = await request.post("/api/trpc/loops.create", { form: { goal: "csrf probe" }, headers: { origin: "https://evil.example" } });
+    const form = await request.post("/api/trpc/loops.create", {
+      form: { goal: "csrf probe" },
+      headers: { origin: "https://evil.example" },
+    });
     expect(form.status()).toBe(415);
     expect(await form.json()).toMatchObject({ error: { code: "UNSUPPORTED_MEDIA_TYPE" } });
-    const textPlain = await request.post("/api/trpc/loops.create", { data: JSON.stringify(create), headers: { "content-type": "text/plain", origin: baseURL! } });
+    const textPlain = await request.post("/api/trpc/loops.create", {
+      data: JSON.stringify(create),
+      headers: { "content-type": "text/plain", origin: baseURL! },
+    });
     expect(textPlain.status()).toBe(415);
-    const foreign = await request.post("/api/trpc/loops.create", { data: create, headers: { origin: "https://evil.example" } });
+    const foreign = await request.post("/api/trpc/loops.create", {
+      data: create,
+      headers: { origin: "https://evil.example" },
+    });
     expect(foreign.status()).toBe(403);
     expect((await foreign.json()).error.message).toContain("evil.example");
     const noOrigin = await request.post("/api/trpc/loops.create", { data: create });
     expect(noOrigin.status()).toBe(403);
-    const malformed = await request.post("/api/trpc/loops.create", { data: "{nope", headers: { "content-type": "application/json", origin: baseURL! } });
+    const malformed = await request.post("/api/trpc/loops.create", {
+      data: "{nope",
+      headers: { "content-type": "application/json", origin: baseURL! },
+    });
     expect(malformed.status()).toBe(400);
     const invalid = await trpc(request, "loops.create", { goal: "", agent: { kind: "demo" } });
     expect(invalid.status).toBe(400);
@@ -65,10 +77,16 @@ test.describe("request safety", () => {
 
   test("job routes refuse unsigned and forged calls", async ({ request }) => {
     const body = JSON.stringify({ loopId: "any" });
-    const unsigned = await request.post("/api/jobs/run", { data: body, headers: { "content-type": "application/json" } });
+    const unsigned = await request.post("/api/jobs/run", {
+      data: body,
+      headers: { "content-type": "application/json" },
+    });
     expect(unsigned.status()).toBe(401);
     expect(await unsigned.json()).toEqual({ error: "invalid or missing job signature" });
-    const forged = await request.post("/api/jobs/run", { data: body, headers: { "content-type": "application/json", "x-ralph-signature": `t=${Date.now()},v1=${"0".repeat(64)}` } });
+    const forged = await request.post("/api/jobs/run", {
+      data: body,
+      headers: { "content-type": "application/json", "x-ralph-signature": `t=${Date.now()},v1=${"0".repeat(64)}` },
+    });
     expect(forged.status()).toBe(401);
   });
 
@@ -85,18 +103,35 @@ test.describe("request safety", () => {
     expect(set.status).toBe(200);
     expect(set.data).toMatchObject({ name: "E2E_PROVIDER_KEY", status: "set", last4: "mnop" });
     const responses: string[] = [];
-    page.on("response", (res) => void res.text().then((t) => responses.push(t), () => undefined));
+    page.on(
+      "response",
+      (res) =>
+        void res.text().then(
+          (t) => responses.push(t),
+          () => undefined,
+        ),
+    );
     await page.goto("/settings");
     const secrets = page.getByRole("region", { name: "Secrets" });
     await expect(secrets.getByText("E2E_PROVIDER_KEY", { exact: true })).toBeVisible();
     await expect(secrets.getByText("…mnop")).toBeVisible();
-    const texts = [JSON.stringify(set), JSON.stringify(await trpc(page.request, "secrets.list", undefined, "query")), await page.content(), ...responses];
+    const texts = [
+      JSON.stringify(set),
+      JSON.stringify(await trpc(page.request, "secrets.list", undefined, "query")),
+      await page.content(),
+      ...responses,
+    ];
     for (const text of texts) expect(text).not.toContain(value);
   });
 
   test("a revoked share link answers 404 on the next request", async ({ request, playwright, baseURL }) => {
     await signInApi(request, E2E_ADMIN.email, E2E_ADMIN.password);
-    const loop = await trpc(request, "loops.create", { goal: "shared loop", agent: { kind: "demo" }, start: false });
+    const loop = await trpc(request, "loops.create", {
+      goal: "shared loop",
+      agent: { kind: "demo" },
+      loop: { completion: { allowNoEvidence: true } },
+      start: false,
+    });
     const loopId = (loop.data as { id: string }).id;
     const link = await trpc(request, "share.create", { loopId });
     const token = (link.data as { path: string }).path.split("/").pop()!;

@@ -14,7 +14,10 @@ test("share a report, open it anonymously, revoke it", async ({ page, browser })
     ...steadyDemo({ delayMs: 0, stepsToComplete: 3, earlyClaimRate: 0 })(d),
     name: "Shared report loop",
     // A check whose fixed environment holds a secret value: it must never reach a shared page.
-    scorers: [...(d.scorers ?? []), { kind: "command-check", name: "check", argv: ["true"], format: "exit-code", env: { E2E_TOKEN: SECRET } }],
+    scorers: [
+      ...(d.scorers ?? []),
+      { kind: "command-check", name: "check", argv: ["true"], format: "exit-code", env: { E2E_TOKEN: SECRET } },
+    ],
   }));
   await expectStatus(page, /completed|stopped/, 45_000);
 

@@ -8,10 +8,13 @@ import { getEnv } from "../server/env";
 import { migrationsDir, type DatabaseKind } from "../server/db/database-target";
 import { migrate } from "../server/db/migrations/migrator";
 import { diffDatabaseToSchema } from "../server/db/migrations/schema-diff";
-import { createTempDatabase } from "../server/db/temp-database";
+import { createTempDatabase } from "../test/temp-database";
 
 const root = process.cwd();
-const name = (process.argv[2] ?? "").toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+const name = (process.argv[2] ?? "")
+  .toLowerCase()
+  .replace(/[^a-z0-9_]+/g, "_")
+  .replace(/^_+|_+$/g, "");
 if (!name) {
   console.error("usage: npm run db:migration:new -- <name>");
   process.exit(2);

@@ -50,10 +50,22 @@ const vitest = (project) => [
 let exitCode = 0;
 try {
   stage("unit tests", bin("vitest"), vitest("unit"), join(reports, "vitest-unit.json"), "vitest");
-  stage("integration tests (SQLite and PostgreSQL)", bin("vitest"), vitest("db"), join(reports, "vitest-db.json"), "vitest");
+  stage(
+    "integration tests (SQLite and PostgreSQL)",
+    bin("vitest"),
+    vitest("db"),
+    join(reports, "vitest-db.json"),
+    "vitest",
+  );
   console.log("\n=== build for the browser tests ===");
   ensureBuild(root);
-  stage("browser tests (Chromium, built app)", bin("playwright"), ["test"], join(reports, "playwright.json"), "playwright");
+  stage(
+    "browser tests (Chromium, built app)",
+    bin("playwright"),
+    ["test"],
+    join(reports, "playwright.json"),
+    "playwright",
+  );
 } catch (error) {
   exitCode = typeof error?.status === "number" && error.status !== 0 ? error.status : 1;
 }

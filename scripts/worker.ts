@@ -6,7 +6,7 @@ import { prepareDatabase } from "../server/db/bootstrap";
 import { getDatabase } from "../server/db/database";
 import { DEFAULT_SETTINGS } from "../server/jobs/runtime-deps";
 import { startWorker } from "../server/jobs/worker";
-import { notifyEventsWritten } from "../server/loops/event-wakeups";
+import { notifyEventsWritten } from "../server/events/event-wakeups";
 import { createLoopPorts } from "../server/loops/ports-factory";
 
 const env = getEnv();
@@ -18,11 +18,18 @@ const worker = startWorker({
   ports: createLoopPorts,
   concurrency: env.RALPH_WORKER_CONCURRENCY,
   pollMs: 250,
-  settings: { ...DEFAULT_SETTINGS, leaseMs: env.RALPH_LEASE_MS, heartbeatMs: env.RALPH_HEARTBEAT_MS, sliceBudgetMs: env.RALPH_SLICE_BUDGET_MS },
+  settings: {
+    ...DEFAULT_SETTINGS,
+    leaseMs: env.RALPH_LEASE_MS,
+    heartbeatMs: env.RALPH_HEARTBEAT_MS,
+    sliceBudgetMs: env.RALPH_SLICE_BUDGET_MS,
+  },
   onEventsWritten: () => void notifyEventsWritten(db).catch(() => undefined),
   log: (m) => console.warn(m),
 });
-console.log(`Ralph Control worker ${worker.runtime.instanceId}: ${db.kind}, up to ${env.RALPH_WORKER_CONCURRENCY} loops at once`);
+console.log(
+  `Ralph Control worker ${worker.runtime.instanceId}: ${db.kind}, up to ${env.RALPH_WORKER_CONCURRENCY} loops at once`,
+);
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -9,6 +9,44 @@ const databaseUrl = z
     message: 'must start with "file:" (SQLite) or "postgresql://" (PostgreSQL)',
   });
 
+const splitList = (v: unknown) =>
+  typeof v === "string"
+    ? v
+        .split(/[\s,]+/)
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : v;
+
+/**
+ * Names that are the server's own configuration: everything this module
+ * reads, every RALPH_* variable, and what the database drivers and Next
+ * read by themselves. None of them may ever reach an agent.
+ */
+export function isServerConfigName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return (
+    SERVER_CONFIG_NAMES.has(upper) || /^(RALPH|DATABASE|NEXT|PRISMA|__NEXT)_/.test(upper) || /^PG[A-Z_]*$/.test(upper)
+  );
+}
+
+const nameList = z.preprocess(
+  splitList,
+  z.array(
+    z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]*$/, "must be environment variable names like OPENAI_API_KEY")
+      .refine((n) => !isServerConfigName(n), "must not name the server's own configuration"),
+  ),
+);
+const hostList = z.preprocess(
+  (v) => (splitList(v) as unknown[] | undefined)?.map((h) => (typeof h === "string" ? h.toLowerCase() : h)),
+  z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.*-]+)(:\d{1,5})?$/, "must be host or host:port entries")),
+);
+const pathList = z.preprocess(
+  splitList,
+  z.array(z.string().refine((p) => p.startsWith("/"), "must be absolute paths")),
+);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), databaseUrl.default("file:./data/ralph.db")),
@@ -26,40 +64,86 @@ const envSchema = z.object({
   // Where the app reaches its own job routes; default http://127.0.0.1:$PORT.
   RALPH_INTERNAL_URL: z.url().optional(),
   // Whether this app instance runs loops itself (false: leave them to `npm run worker`).
-  RALPH_RUN_JOBS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  RALPH_RUN_JOBS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   RALPH_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
   RALPH_HEARTBEAT_MS: z.coerce.number().int().min(50).default(2_000),
   RALPH_SLICE_BUDGET_MS: z.coerce.number().int().min(1000).default(55_000),
   RALPH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  // Slices one app instance runs at once (the rest wait their turn).
+  RALPH_APP_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  // How the app runs slices: in its own process, or as signed requests to its
+  // job route (server/jobs/dispatch-mode.ts). auto: http when
+  // RALPH_INTERNAL_URL is set, else in-process.
+  RALPH_APP_DISPATCH: z.enum(["auto", "in-process", "http"]).default("auto"),
   // Sign-in sessions end after this long without a request, and in any case
   // this long after sign-in.
-  RALPH_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(8 * 60),
-  RALPH_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  RALPH_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 30)
+    .default(8 * 60),
+  RALPH_SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(7 * 24),
   // Failed sign-ins allowed per account and per client address in 15 minutes.
   RALPH_SIGNIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   RALPH_SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(10_000).default(20),
   // Creates (or, with a new password, resets) this admin at start. Both or neither.
   RALPH_ADMIN_EMAIL: z.preprocess((v) => (v === "" ? undefined : v), z.email("must be an email address").optional()),
-  RALPH_ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(12, "must be at least 12 characters").max(200).optional()),
+  RALPH_ADMIN_PASSWORD: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(12, "must be at least 12 characters").max(200).optional(),
+  ),
   // Encrypts stored secrets (AES-256-GCM): base64 of 32 random bytes. Unset: a
   // key kept in RALPH_DATA_DIR/secret-key (created 0600 on first use).
   RALPH_SECRET_KEY: z
     .string()
-    .refine((v) => Buffer.from(v, "base64").length === 32, "must be base64 of exactly 32 bytes (openssl rand -base64 32)")
+    .refine(
+      (v) => Buffer.from(v, "base64").length === 32,
+      "must be base64 of exactly 32 bytes (openssl rand -base64 32)",
+    )
     .optional(),
   // Behind a reverse proxy: take the client address from the last
   // X-Forwarded-For entry (the proxy's view) instead of the socket.
-  RALPH_TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  RALPH_TRUST_PROXY: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  // Agent isolation (README "Trust model and sandbox"). `off` runs every
+  // command agent without the sandbox; each loop then shows a warning.
+  RALPH_AGENT_SANDBOX: z.enum(["on", "off"]).default("on"),
+  // Server variables an agent may take (envAllow, apiKeyEnv, secrets[].env),
+  // comma-separated. Nothing else of the server's environment reaches an agent.
+  RALPH_AGENT_ENV_ALLOW: nameList.default([]),
+  // Loopback or private hosts agents may reach (a local Ollama, a webhook on
+  // this machine), comma-separated `host` or `host:port`.
+  RALPH_AGENT_ALLOW_HOSTS: hostList.default([]),
+  // Folders inside which operators may put a loop's workspace (admins may
+  // choose any folder but the data and app folders).
+  RALPH_WORKSPACE_ROOTS: pathList.default([]),
+  // Loopback or private hosts alert channels may reach (a webhook receiver on
+  // this network), comma-separated `host` or `host:port`. Public hosts need no entry.
+  RALPH_ALERT_ALLOW_HOSTS: hostList.default([]),
+  // The app's address as people open it, for the deep links alerts carry
+  // (default http://localhost:$PORT).
+  RALPH_PUBLIC_URL: z.url().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
+// Hoisted function declarations above read this once the module has loaded.
+const SERVER_CONFIG_NAMES = new Set<string>(Object.keys(envSchema.shape));
+
 export class EnvError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
-    super(
-      "Invalid environment configuration:\n" +
-        issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n"),
-    );
+    super("Invalid environment configuration:\n" + issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n"));
     this.name = "EnvError";
   }
 }
@@ -70,7 +154,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const { RALPH_ADMIN_EMAIL: email, RALPH_ADMIN_PASSWORD: password } = result.data;
     if (!email !== !password) {
       const missing = email ? "RALPH_ADMIN_PASSWORD" : "RALPH_ADMIN_EMAIL";
-      throw new EnvError([{ variable: missing, message: "RALPH_ADMIN_EMAIL and RALPH_ADMIN_PASSWORD must be set together" }]);
+      throw new EnvError([
+        { variable: missing, message: "RALPH_ADMIN_EMAIL and RALPH_ADMIN_PASSWORD must be set together" },
+      ]);
     }
     return result.data;
   }

@@ -1,13 +1,7 @@
 // Domain errors: what services throw. The API maps each to a transport status
 // in one place (server/api/error-map.ts); nothing else decides status codes.
 export type DomainErrorCode =
-  | "NOT_FOUND"
-  | "CONFLICT"
-  | "INVALID_INPUT"
-  | "UNAUTHENTICATED"
-  | "FORBIDDEN"
-  | "RATE_LIMITED"
-  | "UNAVAILABLE";
+  "NOT_FOUND" | "CONFLICT" | "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "RATE_LIMITED" | "UNAVAILABLE";
 
 export class DomainError extends Error {
   constructor(

@@ -1,12 +1,12 @@
 // Accounts and signed-in contexts for auth tests: real users in the test
 // database, real sessions, and tRPC callers acting as them.
 import { randomUUID } from "node:crypto";
-import type { Actor, Role } from "../server/api/actor";
+import type { Actor, Role } from "../server/auth/actor";
 import { createContext } from "../server/api/context";
 import { createCaller } from "../server/api/root";
 import { createAccount } from "../server/auth/users.service";
 import type { Database } from "../server/db/client";
-import { servicesWithoutJobs } from "../server/api/trpc-http-server";
+import { servicesWithoutJobs } from "./trpc-http-server";
 
 export const TEST_PASSWORD = "test-password-1234";
 
@@ -19,4 +19,5 @@ export async function createUser(db: Database, role: Role, password = TEST_PASSW
 }
 
 /** A tRPC caller acting as `actor` (null: anonymous), as an HTTP request with that session would. */
-export const callerAs = (db: Database, actor: Actor | null) => createCaller(createContext({ services: servicesWithoutJobs(db), actor }));
+export const callerAs = (db: Database, actor: Actor | null) =>
+  createCaller(createContext({ services: servicesWithoutJobs(db), actor }));

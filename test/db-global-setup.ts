@@ -22,7 +22,9 @@ export default async function setup(project: TestProject) {
     if (process.env.CI === "true") {
       throw new Error(`PostgreSQL is required under CI but ${env.RALPH_PG_ADMIN_URL} is unreachable: ${String(error)}`);
     }
-    console.warn(`PostgreSQL at ${env.RALPH_PG_ADMIN_URL} is unreachable: its suites are skipped (they fail under CI=true).`);
+    console.warn(
+      `PostgreSQL at ${env.RALPH_PG_ADMIN_URL} is unreachable: its suites are skipped (they fail under CI=true).`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

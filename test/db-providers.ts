@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, inject } from "vitest";
 import { openDatabase, type Database } from "../server/db/client";
 import type { DatabaseKind } from "../server/db/database-target";
 import { migrate } from "../server/db/migrations/migrator";
-import { createTempDatabase, type TempDatabase } from "../server/db/temp-database";
+import { createTempDatabase, type TempDatabase } from "./temp-database";
 import { parseEnv } from "../server/env";
 
 export const PROVIDERS: DatabaseKind[] = ["sqlite", "postgresql"];

@@ -26,7 +26,7 @@ export async function runChildEventWriter(target: DatabaseTarget, count: number)
     script,
     `import { openDatabase } from ${mod("server/db/client.ts")};
 import { appendEvents } from ${mod("server/db/events.repo.ts")};
-import { notifyEventsWritten } from ${mod("server/loops/event-wakeups.ts")};
+import { notifyEventsWritten } from ${mod("server/events/event-wakeups.ts")};
 const db = openDatabase(JSON.parse(process.argv[2]));
 for (let i = 0; i < ${count}; i++) {
   await appendEvents(db.prisma, [{ loopId: null, type: "from.child" }]);
@@ -37,11 +37,16 @@ await db.close();
   );
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(target)], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(target)], {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       let stderr = "";
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       child.on("error", reject);
-      child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`child writer exited ${code}: ${stderr}`))));
+      child.on("exit", (code) =>
+        code === 0 ? resolve() : reject(new Error(`child writer exited ${code}: ${stderr}`)),
+      );
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // tests give tRPC's httpSubscriptionLink this stand-in built on fetch. It keeps
 // the browser behaviour the app relies on: automatic reconnection that sends
 // the Last-Event-ID header of the last event received.
-import { readSseFrames } from "../server/api/sse-frames";
+import { readSseFrames } from "./sse-frames";
 
 const RECONNECT_MS = 100;
 

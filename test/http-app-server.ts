@@ -1,21 +1,24 @@
 // The app's tRPC endpoint on a real node:http socket, through the same
-// handler as the Next route (request guard + session-cookie context), with
+// handler as the Next route (request guard + session-cookie or bearer-token
+// context, event streams streamed as they come), with
 // the server-side peer-address stamp installed as at server start. Tests see
 // real status codes, headers and cookies.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleTrpcHttp } from "../server/api/http-handler";
 import type { LoopServices } from "../server/loops/loop-services";
-import { installPeerStamp } from "../server/system/peer-address";
+import { installPeerStamp } from "../server/auth/peer-address";
 
 export interface AppHttpServer {
   port: number;
   /** http://127.0.0.1:<port> */
   origin: string;
+  /** Drops every open connection (event streams included), as a crashing proxy would. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
-async function toRequest(req: IncomingMessage): Promise<Request> {
+async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -23,14 +26,24 @@ async function toRequest(req: IncomingMessage): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(Buffer.concat(chunks));
-  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers, body });
+  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
+    method: req.method,
+    headers,
+    body,
+    signal,
+  });
 }
 
 export async function startAppHttpServer(services: LoopServices, host = "127.0.0.1"): Promise<AppHttpServer> {
   installPeerStamp();
   const server = createServer((req, res) => {
     void (async () => {
-      const response = req.url?.startsWith("/api/trpc") ? await handleTrpcHttp(await toRequest(req), services) : new Response("not found", { status: 404 });
+      // The request's signal is how tRPC learns that an event-stream client left.
+      const left = new AbortController();
+      res.on("close", () => left.abort());
+      const response = req.url?.startsWith("/api/trpc")
+        ? await handleTrpcHttp(await toRequest(req, left.signal), services)
+        : new Response("not found", { status: 404 });
       const headers: Record<string, string | string[]> = {};
       response.headers.forEach((value, name) => {
         if (name !== "set-cookie") headers[name] = value;
@@ -38,7 +51,16 @@ export async function startAppHttpServer(services: LoopServices, host = "127.0.0
       const cookies = response.headers.getSetCookie();
       if (cookies.length) headers["set-cookie"] = cookies;
       res.writeHead(response.status, headers);
-      res.end(Buffer.from(await response.arrayBuffer()));
+      if (!response.body) return void res.end();
+      // Streamed, so server-sent events (subscriptions) reach the client one at a time.
+      const reader = response.body.getReader();
+      res.on("close", () => void reader.cancel().catch(() => undefined));
+      try {
+        for (let chunk = await reader.read(); !chunk.done && !res.destroyed; chunk = await reader.read())
+          res.write(chunk.value);
+      } finally {
+        res.end();
+      }
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -49,6 +71,7 @@ export async function startAppHttpServer(services: LoopServices, host = "127.0.0
   return {
     port,
     origin: `http://127.0.0.1:${port}`,
+    dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -61,15 +84,31 @@ export async function startAppHttpServer(services: LoopServices, host = "127.0.0
 export class HttpClient {
   cookie: string | null = null;
   readonly bodies: string[] = [];
-  constructor(readonly base: string, readonly origin = base) {}
+  constructor(
+    readonly base: string,
+    readonly origin = base,
+  ) {}
 
-  async call(path: string, input: unknown, kind: "query" | "mutation" = "mutation", headers: Record<string, string> = {}) {
+  async call(
+    path: string,
+    input: unknown,
+    kind: "query" | "mutation" = "mutation",
+    headers: Record<string, string> = {},
+  ) {
     const payload = JSON.stringify({ json: input ?? null });
-    const common: Record<string, string> = { origin: this.origin, ...(this.cookie ? { cookie: this.cookie } : {}), ...headers };
+    const common: Record<string, string> = {
+      origin: this.origin,
+      ...(this.cookie ? { cookie: this.cookie } : {}),
+      ...headers,
+    };
     const response =
       kind === "query"
         ? await fetch(`${this.base}/api/trpc/${path}?input=${encodeURIComponent(payload)}`, { headers: common })
-        : await fetch(`${this.base}/api/trpc/${path}`, { method: "POST", body: payload, headers: { "content-type": "application/json", ...common } });
+        : await fetch(`${this.base}/api/trpc/${path}`, {
+            method: "POST",
+            body: payload,
+            headers: { "content-type": "application/json", ...common },
+          });
     const text = await response.text();
     this.bodies.push(text);
     const setCookie = response.headers.getSetCookie()[0];
@@ -77,7 +116,16 @@ export class HttpClient {
       const value = setCookie.split(";")[0]!;
       this.cookie = value.endsWith("=") ? null : value;
     }
-    const body = JSON.parse(text) as { result?: { data?: { json?: unknown } }; error?: { json?: { message: string; data: { code: string; httpStatus: number } } } };
-    return { status: response.status, data: body.result?.data?.json as never, error: body.error?.json, setCookie, text };
+    const body = JSON.parse(text) as {
+      result?: { data?: { json?: unknown } };
+      error?: { json?: { message: string; data: { code: string; httpStatus: number } } };
+    };
+    return {
+      status: response.status,
+      data: body.result?.data?.json as never,
+      error: body.error?.json,
+      setCookie,
+      text,
+    };
   }
 }

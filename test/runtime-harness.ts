@@ -1,13 +1,21 @@
 // A job runtime on a test database with an in-process agent behind the real
 // engine ports: the runtime, storage and engine are real; only the agent's
 // work is instant and scripted.
-import type { AgentPort, AgentRunRequest, AgentRunResult, EnginePorts, ScorerPort } from "../server/engine";
+import type {
+  AgentPort,
+  AgentRunRequest,
+  AgentRunResult,
+  EnginePorts,
+  ScorerPort,
+  SnapshotCodec,
+} from "../server/engine";
 import type { Database } from "../server/db/client";
 import { LocalDispatcher } from "../server/jobs/local-dispatcher";
 import { DEFAULT_SETTINGS, type JobRuntime, type RuntimeSettings } from "../server/jobs/runtime-deps";
+import { Semaphore } from "../server/jobs/semaphore";
 import { systemDeps } from "../server/jobs/system-deps";
 import type { LoopServices } from "../server/loops/loop-services";
-import { LOCAL_OPERATOR } from "../server/api/actor";
+import { LOCAL_OPERATOR } from "../server/auth/actor";
 
 export type ScriptedAgent = (req: AgentRunRequest) => Promise<AgentRunResult> | AgentRunResult;
 
@@ -32,16 +40,27 @@ export interface Harness {
   dispatcher: LocalDispatcher;
   services: LoopServices;
   calls: AgentRunRequest[];
+  /** The slice semaphore, when `concurrency` was given. */
+  slots?: Semaphore;
   stop(): Promise<void>;
 }
 
 export function createHarness(
   db: Database,
   agents: Record<string, ScriptedAgent>,
-  options: { settings?: Partial<RuntimeSettings>; scorers?: ScorerPort[]; instanceId?: string } = {},
+  options: {
+    settings?: Partial<RuntimeSettings>;
+    scorers?: ScorerPort[];
+    instanceId?: string;
+    /** Bounds the slices the dispatcher runs at once, as the app's in-process mode does. */
+    concurrency?: number;
+    /** Snapshot versions the runtime restores into (a simulated upgrade). */
+    codec?: SnapshotCodec;
+  } = {},
 ): Harness {
   const calls: AgentRunRequest[] = [];
-  const dispatcher = new LocalDispatcher();
+  const slots = options.concurrency ? new Semaphore(options.concurrency) : undefined;
+  const dispatcher = new LocalDispatcher(slots);
   const ports = (loop: { agentKind: string }): EnginePorts => {
     const script = agents[loop.agentKind];
     if (!script) throw new Error(`no test agent "${loop.agentKind}"`);
@@ -60,6 +79,7 @@ export function createHarness(
     engine: systemDeps,
     settings: { ...DEFAULT_SETTINGS, heartbeatMs: 50, ...options.settings },
     instanceId: options.instanceId ?? "test",
+    ...(options.codec ? { codec: options.codec } : {}),
   };
   dispatcher.attach(runtime);
   return {
@@ -67,6 +87,7 @@ export function createHarness(
     dispatcher,
     services: { db, dispatcher, engine: systemDeps },
     calls,
+    slots,
     stop: () => dispatcher.stop(),
   };
 }

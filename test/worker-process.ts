@@ -12,10 +12,16 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnWorker(target: DatabaseTarget, env: Record<string, string> = {}): WorkerProcess {
+/** `detached`: the worker leads a process group of its own, so a test can kill -9 the whole group. */
+export function spawnWorker(
+  target: DatabaseTarget,
+  env: Record<string, string> = {},
+  options: { detached?: boolean } = {},
+): WorkerProcess {
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", join(process.cwd(), "scripts/worker.ts")], {
     cwd: process.cwd(),
+    detached: options.detached ?? false,
     env: {
       ...inheritedEnv(["PATH", "HOME", "RALPH_PG_ADMIN_URL"]),
       NODE_ENV: "test",
@@ -54,6 +60,12 @@ export function readCalls(file: string) {
     });
 }
 
+/**
+ * Unsandboxed (an admin's choice, allowed to the in-process operator these
+ * tests act as): it runs from the app folder and writes a count file shared
+ * by all loops, neither of which a sandboxed agent can reach, and the race
+ * test tells calls apart by host pids.
+ */
 export const countingAgent = (countFile: string, sleepMs: number) => ({
   kind: "command" as const,
   preset: "generic" as const,
@@ -61,4 +73,5 @@ export const countingAgent = (countFile: string, sleepMs: number) => ({
   env: { COUNT_FILE: countFile, SLEEP_MS: String(sleepMs) },
   timeoutSeconds: 60,
   killGraceMs: 500,
+  sandbox: "off" as const,
 });

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
 import { safeNextPath } from "@/lib/auth/paths";
-import { serverCaller } from "@/server/api/rsc";
+import { serverCaller } from "@/lib/trpc/server";
 
 export const metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -19,8 +19,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">to Ralph Control</p>
       {setup.needed && (
         <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
-          No accounts yet. Open <code>/setup</code> on the server&apos;s own machine (http://localhost), or start the server with
-          RALPH_ADMIN_EMAIL and RALPH_ADMIN_PASSWORD.
+          No accounts yet. Open <code>/setup</code> on the server&apos;s own machine (http://localhost), or start the
+          server with RALPH_ADMIN_EMAIL and RALPH_ADMIN_PASSWORD.
         </p>
       )}
       <LoginForm next={next} />

@@ -1,7 +1,13 @@
+import { AlertsSection } from "@/components/auth/alerts-section";
 import { PasswordSection } from "@/components/auth/password-section";
+import { SandboxStatus } from "@/components/auth/sandbox-status";
 import { SecretsSection } from "@/components/auth/secrets-section";
+import { TokensSection } from "@/components/auth/tokens-section";
 import { UsersSection } from "@/components/auth/users-section";
-import { serverCaller } from "@/server/api/rsc";
+import { Section } from "@/components/auth/section";
+import { ShortcutToggle } from "@/components/shared/shortcut-toggle";
+import { UsageLimitsSection } from "@/components/settings/usage-limits-section";
+import { serverCaller } from "@/lib/trpc/server";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -23,16 +29,29 @@ export default async function SettingsPage() {
         <dl className="grid grid-cols-[10rem_1fr] gap-y-2 text-sm">
           {rows.map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="text-slate-500">{k}</dt>
+              <dt className="text-slate-600 dark:text-slate-400">{k}</dt>
               <dd className="font-mono">{v}</dd>
             </div>
           ))}
+          <dt className="text-slate-600 dark:text-slate-400">Agent sandbox</dt>
+          <dd className="text-sm">
+            <SandboxStatus {...health.sandbox} />
+          </dd>
         </dl>
       </section>
       <div className="mt-6 grid gap-6">
+        <Section
+          title="Keyboard"
+          description="Single keys act on the loop page (press ? there for the list). Turn them off if they get in the way of speech input or other tools."
+        >
+          <ShortcutToggle />
+        </Section>
         <PasswordSection />
-        {me?.role === "admin" && <UsersSection selfId={me.id} />}
-        {me?.role === "admin" && <SecretsSection />}
+        {me && <TokensSection role={me.role} />}
+        {me && <UsageLimitsSection />}
+        {me?.permissions.administer && <UsersSection selfId={me.id} />}
+        {me?.permissions.administer && <SecretsSection />}
+        {me?.permissions.administer && <AlertsSection />}
       </div>
     </>
   );

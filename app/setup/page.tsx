@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { SetupForm } from "@/components/auth/setup-form";
-import { serverCaller } from "@/server/api/rsc";
+import { serverCaller } from "@/lib/trpc/server";
 
 export const metadata = { title: "First-run setup" };
 export const dynamic = "force-dynamic";
@@ -15,7 +15,9 @@ export default async function SetupPage() {
       <h1 className="mb-1 text-xl font-semibold tracking-tight">Create the first admin</h1>
       {status.allowedHere ? (
         <>
-          <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">This page disappears once the account exists.</p>
+          <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
+            This page disappears once the account exists.
+          </p>
           <SetupForm />
         </>
       ) : (

@@ -25,12 +25,27 @@ export function PasswordSection() {
   return (
     <Section title="Your password" description="Changing it signs you out everywhere else.">
       <form onSubmit={submit} className="grid max-w-md gap-3" noValidate>
-        <Field id="current-password" label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-        <Field id="new-password" label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
+        <Field
+          id="current-password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
+        <Field
+          id="new-password"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+        />
         <FormError message={errorMessage(change.error)} />
         {change.isSuccess && (
           <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
-            Password changed; {change.data.endedSessions} other session{change.data.endedSessions === 1 ? "" : "s"} ended.
+            Password changed; {change.data.endedSessions} other session{change.data.endedSessions === 1 ? "" : "s"}{" "}
+            ended.
           </p>
         )}
         <div>

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage, Field, FormError, INPUT } from "./field";
+import { draftOf, EMPTY_SCOPE, scopeOf, scopeSummary, SecretScopeFields, type ScopeDraft } from "./secret-scope-fields";
 import { Section } from "./section";
 
 const KINDS = ["provider_key", "webhook_secret", "other"] as const;
@@ -20,36 +21,96 @@ export function SecretsSection() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() });
   const set = useMutation(trpc.secrets.set.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.secrets.delete.mutationOptions({ onSuccess: refresh }));
+  const setScope = useMutation(trpc.secrets.setScope.mutationOptions({ onSuccess: refresh }));
   const [form, setForm] = useState({ name: "", kind: "provider_key" as Kind, value: "" });
+  const [scope, setScopeDraft] = useState<ScopeDraft>(EMPTY_SCOPE);
+  const [editing, setEditing] = useState<{ id: string; draft: ScopeDraft } | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    set.mutate(form, { onSuccess: () => setForm({ name: "", kind: "provider_key", value: "" }) });
+    set.mutate(
+      { ...form, scope: scopeOf(scope) },
+      {
+        onSuccess: () => {
+          setForm({ name: "", kind: "provider_key", value: "" });
+          setScopeDraft(EMPTY_SCOPE);
+        },
+      },
+    );
   };
 
   return (
     <Section
       title="Secrets"
-      description='Encrypted at rest. Loops reference them by name, e.g. "apiKeySecret": "OPENAI_API_KEY"; values are never shown again.'
+      description='Encrypted at rest. Loops reference them by id or name, e.g. "apiKeySecret": "OPENAI_API_KEY"; values are never shown again. Each secret has a scope: who may use it, with which adapters, sent to which hosts.'
     >
-      <FormError message={errorMessage(secrets.error) ?? errorMessage(remove.error)} />
+      <FormError message={errorMessage(secrets.error) ?? errorMessage(remove.error) ?? errorMessage(setScope.error)} />
       {secrets.data?.length === 0 && <EmptyState title="No secrets yet" />}
       <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800">
         {secrets.data?.map((secret) => (
-          <li key={secret.name} className="flex items-center gap-3 py-2">
+          <li key={secret.name} className="flex flex-wrap items-center gap-3 py-2">
             <span className="font-mono">{secret.name}</span>
-            <span className="text-slate-500">{secret.kind.replace("_", " ")}</span>
+            <span className="text-slate-600 dark:text-slate-400">{secret.kind.replace("_", " ")}</span>
             {secret.status === "set" ? <Badge tone="good">set</Badge> : <Badge>not set</Badge>}
-            {secret.last4 && <span className="font-mono text-slate-500">…{secret.last4}</span>}
+            {secret.last4 && <span className="font-mono text-slate-600 dark:text-slate-400">…{secret.last4}</span>}
+            {secret.scope && (
+              <span className="text-xs text-slate-600 dark:text-slate-400" data-testid={`scope-${secret.name}`}>
+                {scopeSummary(secret.scope)}
+              </span>
+            )}
             <span className="ml-auto" />
+            {secret.id && secret.scope && (
+              <Button
+                variant="ghost"
+                aria-label={`Scope of ${secret.name}`}
+                onClick={() => setEditing({ id: secret.id!, draft: draftOf(secret.scope) })}
+              >
+                Scope
+              </Button>
+            )}
             {secret.status === "not set" ? (
-              <Button variant="secondary" aria-label={`Set ${secret.name}`} onClick={() => setForm({ name: secret.name, kind: secret.kind as Kind, value: "" })}>
+              <Button
+                variant="secondary"
+                aria-label={`Set ${secret.name}`}
+                onClick={() => setForm({ name: secret.name, kind: secret.kind as Kind, value: "" })}
+              >
                 Set
               </Button>
             ) : (
-              <Button variant="danger" aria-label={`Delete ${secret.name}`} disabled={remove.isPending} onClick={() => secret.id && remove.mutate({ id: secret.id })}>
+              <Button
+                variant="danger"
+                aria-label={`Delete ${secret.name}`}
+                disabled={remove.isPending}
+                onClick={() => secret.id && remove.mutate({ id: secret.id })}
+              >
                 Delete
               </Button>
+            )}
+            {editing && editing.id === secret.id && (
+              <form
+                className="w-full space-y-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  setScope.mutate(
+                    { id: editing.id, scope: scopeOf(editing.draft) },
+                    { onSuccess: () => setEditing(null) },
+                  );
+                }}
+              >
+                <SecretScopeFields
+                  idPrefix={`scope-${secret.name}`}
+                  value={editing.draft}
+                  onChange={(draft) => setEditing({ ...editing, draft })}
+                />
+                <div className="flex gap-2">
+                  <Button type="submit" disabled={setScope.isPending}>
+                    Save scope
+                  </Button>
+                  <Button variant="ghost" onClick={() => setEditing(null)}>
+                    Cancel
+                  </Button>
+                </div>
+              </form>
             )}
           </li>
         ))}
@@ -57,12 +118,22 @@ export function SecretsSection() {
 
       <h3 className="mb-2 text-sm font-medium">Set a secret</h3>
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-3" noValidate>
-        <Field id="secret-name" label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <Field
+          id="secret-name"
+          label="Name"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+        />
         <div className="space-y-1">
           <label htmlFor="secret-kind" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
             Kind
           </label>
-          <select id="secret-kind" className={INPUT} value={form.kind} onChange={(e) => setForm({ ...form, kind: e.target.value as Kind })}>
+          <select
+            id="secret-kind"
+            className={INPUT}
+            value={form.kind}
+            onChange={(e) => setForm({ ...form, kind: e.target.value as Kind })}
+          >
             {KINDS.map((k) => (
               <option key={k} value={k}>
                 {k.replace("_", " ")}
@@ -70,7 +141,17 @@ export function SecretsSection() {
             ))}
           </select>
         </div>
-        <Field id="secret-value" label="Value" type="password" autoComplete="off" value={form.value} onChange={(e) => setForm({ ...form, value: e.target.value })} />
+        <Field
+          id="secret-value"
+          label="Value"
+          type="password"
+          autoComplete="off"
+          value={form.value}
+          onChange={(e) => setForm({ ...form, value: e.target.value })}
+        />
+        <div className="sm:col-span-3">
+          <SecretScopeFields idPrefix="secret-scope" value={scope} onChange={setScopeDraft} />
+        </div>
         <div className="sm:col-span-3">
           <FormError message={errorMessage(set.error)} />
           <Button type="submit" className="mt-2" disabled={set.isPending}>

@@ -13,21 +13,58 @@ export function SetupForm() {
   // A full page load, so the layout renders with the new session.
   // eslint-disable-next-line @next/next/no-location-assign-relative-destination
   const setup = useMutation(trpc.auth.setup.mutationOptions({ onSuccess: () => window.location.assign("/") }));
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [key]: e.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setMismatch(form.password !== form.confirm);
     if (form.password === form.confirm) setup.mutate({ name: form.name, email: form.email, password: form.password });
   };
+  const failed = mismatch || !!setup.error;
+  const errorFor = (field: "email" | "password") =>
+    failed && (field === "password" || !mismatch) ? "setup-error" : undefined;
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       <Field id="name" label="Name" autoComplete="name" value={form.name} onChange={set("name")} />
-      <Field id="email" label="Email" type="email" autoComplete="username" required value={form.email} onChange={set("email")} />
-      <Field id="password" label="Password" type="password" autoComplete="new-password" required minLength={12} value={form.password} onChange={set("password")} />
-      <Field id="confirm" label="Repeat password" type="password" autoComplete="new-password" required value={form.confirm} onChange={set("confirm")} />
-      <p className="text-xs text-slate-500">At least 12 characters.</p>
-      <FormError message={mismatch ? "The passwords do not match" : errorMessage(setup.error)} />
-      <Button type="submit" className="w-full" disabled={setup.isPending || setup.isSuccess}>
+      <Field
+        id="email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        required
+        invalid={!!errorFor("email")}
+        describedBy={errorFor("email")}
+        value={form.email}
+        onChange={set("email")}
+      />
+      <Field
+        id="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={12}
+        invalid={!!errorFor("password")}
+        describedBy={["setup-password-hint", errorFor("password")].filter(Boolean).join(" ")}
+        value={form.password}
+        onChange={set("password")}
+      />
+      <Field
+        id="confirm"
+        label="Repeat password"
+        type="password"
+        autoComplete="new-password"
+        required
+        invalid={mismatch}
+        describedBy={mismatch ? "setup-error" : undefined}
+        value={form.confirm}
+        onChange={set("confirm")}
+      />
+      <p id="setup-password-hint" className="text-xs text-slate-600 dark:text-slate-400">
+        At least 12 characters.
+      </p>
+      <FormError id="setup-error" message={mismatch ? "The passwords do not match" : errorMessage(setup.error)} />
+      <Button type="submit" className="w-full" pending={setup.isPending || setup.isSuccess}>
         Create admin account
       </Button>
     </form>

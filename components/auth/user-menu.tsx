@@ -1,16 +1,14 @@
 "use client";
 // Who is signed in, and the sign-out control. Sign-out revokes the session on
 // the server, then reloads onto the sign-in page.
+import type { RouterOutputs } from "@/components/shared/api-types";
 import { useMutation } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/lib/trpc/client";
 
-export interface NavUser {
-  email: string;
-  name: string;
-  role: "viewer" | "operator" | "admin";
-}
+/** The signed-in user as `auth.me` returns it. */
+export type NavUser = NonNullable<RouterOutputs["auth"]["me"]>;
 
 export function UserMenu({ user }: { user: NavUser }) {
   const trpc = useTRPC();

@@ -26,15 +26,20 @@ export function UsersSection({ selfId }: { selfId: string }) {
   };
 
   return (
-    <Section title="Users" description="Viewers read loops and reports; operators also create and control loops; admins also manage users and secrets.">
+    <Section
+      title="Users"
+      description="Viewers read loops and reports; operators also create and control loops; admins also manage users and secrets."
+    >
       <FormError message={errorMessage(users.error) ?? errorMessage(update.error)} />
       <table className="mb-6 w-full text-left text-sm">
-        <thead className="text-slate-500">
+        <thead className="text-slate-600 dark:text-slate-400">
           <tr>
             <th className="py-2 font-medium">Email</th>
             <th className="py-2 font-medium">Role</th>
             <th className="py-2 font-medium">State</th>
-            <th className="py-2" />
+            <th className="py-2">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -42,7 +47,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
             <tr key={user.id} className="border-t border-slate-100 dark:border-slate-800">
               <td className="py-2">
                 {user.email}
-                {user.name && <span className="ml-2 text-slate-500">{user.name}</span>}
+                {user.name && <span className="ml-2 text-slate-600 dark:text-slate-400">{user.name}</span>}
               </td>
               <td className="py-2">
                 <select
@@ -57,7 +62,9 @@ export function UsersSection({ selfId }: { selfId: string }) {
                   ))}
                 </select>
               </td>
-              <td className="py-2">{user.disabledAt ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}</td>
+              <td className="py-2">
+                {user.disabledAt ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}
+              </td>
               <td className="py-2 text-right">
                 {user.id !== selfId && (
                   <Button
@@ -77,14 +84,37 @@ export function UsersSection({ selfId }: { selfId: string }) {
 
       <h3 className="mb-2 text-sm font-medium">Add a user</h3>
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2" noValidate>
-        <Field id="new-user-email" label="Email" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
-        <Field id="new-user-name" label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-        <Field id="new-user-password" label="Initial password" type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+        <Field
+          id="new-user-email"
+          label="Email"
+          type="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+        />
+        <Field
+          id="new-user-name"
+          label="Name"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+        />
+        <Field
+          id="new-user-password"
+          label="Initial password"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+        />
         <div className="space-y-1">
           <label htmlFor="new-user-role" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
             Role
           </label>
-          <select id="new-user-role" className={INPUT} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+          <select
+            id="new-user-role"
+            className={INPUT}
+            value={form.role}
+            onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
+          >
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
             ))}

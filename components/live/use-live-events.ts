@@ -14,7 +14,15 @@ type Streamed = inferRouterOutputs<AppRouter>["events"]["stream"] extends AsyncI
 export type LiveEvent = Streamed extends { data: infer D } ? D : Streamed;
 export type LiveRefresh = RefreshRule<LiveEvent>;
 
-export function useLiveEvents({ loopId, refresh, onEvent }: { loopId?: string; refresh: LiveRefresh[]; onEvent?: (event: LiveEvent) => void }) {
+export function useLiveEvents({
+  loopId,
+  refresh,
+  onEvent,
+}: {
+  loopId?: string;
+  refresh: LiveRefresh[];
+  onEvent?: (event: LiveEvent) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [dispatcher] = useState(() => new LiveDispatcher<LiveEvent>(queryClient));

@@ -34,11 +34,19 @@ export function describeEvent(e: Pick<AuditEvent, "type" | "payload">): string {
     case "approval_requested":
     case "approval_decided":
       return `${String(p.kind)} gate${p.decision ? `: ${String(p.decision)}${p.byDefault ? " (deadline default)" : ""}` : ""}`;
+    case "attention_needed":
+      return `the agent asks: “${String(p.question ?? "")}”`;
     case "intervention":
       return `${String(p.level)}: ${String(p.message ?? "")}`;
     case "health_changed":
     case "breaker_changed":
       return `${String(p.from)} → ${String(p.to)}`;
+    case "alarm_raised":
+      return `${String(p.alarm)} alarm: ${String(p.detail ?? "")}`;
+    case "alert_muted":
+      return `${p.kind === "*" ? "all" : String(p.kind)} alerts ${p.until ? `snoozed until ${String(p.until)}` : "muted"}`;
+    case "alert_unmuted":
+      return `${p.kind === "*" ? "all" : String(p.kind)} alerts unmuted`;
     default:
       return typeof p.iteration === "number" ? `iteration ${p.iteration}` : "";
   }
@@ -49,19 +57,35 @@ export function AuditLog({ loopId, live }: { loopId: string; live: AuditEvent[] 
   const [cursors, setCursors] = useState<number[]>([]);
   const [everything, setEverything] = useState(false);
   const pages = useQueries({
-    queries: [undefined, ...cursors].map((beforeId) => trpc.events.list.queryOptions({ loopId, limit: PAGE, ...(beforeId ? { beforeId } : {}) })),
+    queries: [undefined, ...cursors].map((beforeId) =>
+      trpc.events.list.queryOptions({ loopId, limit: PAGE, ...(beforeId ? { beforeId } : {}) }),
+    ),
   });
   const first = pages[0]!;
   if (first.isPending) return <SkeletonRows rows={5} label="Loading the audit log" className="h-8" />;
-  if (first.isError) return <ErrorState title="Could not load the audit log" message={errorMessage(first.error)} onRetry={() => first.refetch()} />;
+  if (first.isError)
+    return (
+      <ErrorState
+        title="Could not load the audit log"
+        message={errorMessage(first.error)}
+        onRetry={() => first.refetch()}
+      />
+    );
   const loaded = pages.flatMap((p) => p.data?.items ?? []);
   const newest = loaded[0]?.id ?? 0;
-  const events = [...live.filter((e) => e.id > newest).sort((a, b) => b.id - a.id), ...loaded].filter((e) => everything || !ROUTINE.has(e.type));
+  const events = [...live.filter((e) => e.id > newest).sort((a, b) => b.id - a.id), ...loaded].filter(
+    (e) => everything || !ROUTINE.has(e.type),
+  );
   const next = pages.at(-1)?.data?.nextBeforeId;
   return (
     <div>
       <div className="mb-2">
-        <Checkbox id="audit-all" label="Show engine bookkeeping too (checkpoints, scoring, reflection)" checked={everything} onChange={(e) => setEverything(e.target.checked)} />
+        <Checkbox
+          id="audit-all"
+          label="Show engine bookkeeping too (checkpoints, scoring, reflection)"
+          checked={everything}
+          onChange={(e) => setEverything(e.target.checked)}
+        />
       </div>
       <Table label="Audit log">
         <thead className="border-b border-slate-200 dark:border-slate-800">
@@ -74,13 +98,19 @@ export function AuditLog({ loopId, live }: { loopId: string; live: AuditEvent[] 
         </thead>
         <tbody>
           {events.map((e) => (
-            <tr key={e.id} data-testid="audit-row" data-type={e.type} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+            <tr
+              key={e.id}
+              data-testid="audit-row"
+              data-type={e.type}
+              className="border-b border-slate-100 last:border-0 dark:border-slate-800"
+            >
               <Td className="whitespace-nowrap text-xs text-slate-500 dark:text-slate-400">
                 <LocalTime date={e.createdAt} mode="time" />
               </Td>
               <Td className="whitespace-nowrap">{e.actor}</Td>
               <Td>
-                <span className="font-medium">{e.type.replace(/_/g, " ")}</span> <span className="text-slate-600 dark:text-slate-400">{describeEvent(e)}</span>
+                <span className="font-medium">{e.type.replace(/_/g, " ")}</span>{" "}
+                <span className="text-slate-600 dark:text-slate-400">{describeEvent(e)}</span>
               </Td>
               <Td className="text-slate-600 dark:text-slate-400">{e.reason ?? ""}</Td>
             </tr>

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, TextArea } from "@/components/ui/field";
-import type { ControlName } from "./control-rules";
+import type { ControlName } from "./control-names";
 import type { ControlInput } from "./use-controls";
 
 interface FieldSpec {
@@ -27,8 +27,22 @@ interface DialogSpec {
 const REASON: FieldSpec = { name: "reason", label: "Reason (recorded in the audit log)", required: true };
 
 export const DIALOGS: Partial<Record<ControlName, DialogSpec>> = {
-  kill: { title: "Kill the running agent?", description: "The agent process is stopped now; its partial iteration is recorded as interrupted and the loop pauses. You can then resume, nudge or terminate.", confirm: "Kill", danger: true, fields: [REASON] },
-  terminate: { title: "Terminate this loop?", description: "The loop stops for good at its next safe point (explicit stop). Its history stays; fork it to run again.", confirm: "Terminate", danger: true, fields: [REASON] },
+  kill: {
+    title: "Kill the running agent?",
+    description:
+      "The agent process is stopped now; its partial iteration is recorded as interrupted and the loop pauses. You can then resume, nudge or terminate.",
+    confirm: "Kill",
+    danger: true,
+    fields: [REASON],
+  },
+  terminate: {
+    title: "Terminate this loop?",
+    description:
+      "The loop stops for good at its next safe point (explicit stop). Its history stays; fork it to run again.",
+    confirm: "Terminate",
+    danger: true,
+    fields: [REASON],
+  },
   reject: {
     title: "Reject at this gate?",
     description: "A completion gate keeps iterating; a budget or periodic gate pauses the loop until it is resumed.",
@@ -36,7 +50,13 @@ export const DIALOGS: Partial<Record<ControlName, DialogSpec>> = {
     danger: true,
     fields: [REASON, { name: "comment", label: "Comment for the agent (optional)", required: false }],
   },
-  nudge: { title: "Nudge the agent", description: "Your message is added to the next iteration's input.", confirm: "Send nudge", danger: false, fields: [{ name: "message", label: "Message", required: true, hint: "e.g. Focus on the rollback steps first." }] },
+  nudge: {
+    title: "Nudge the agent",
+    description: "Your message is added to the next iteration's input.",
+    confirm: "Send nudge",
+    danger: false,
+    fields: [{ name: "message", label: "Message", required: true, hint: "e.g. Focus on the rollback steps first." }],
+  },
   requestChanges: {
     title: "Request changes",
     description: "The loop keeps iterating with your comment in the next iteration's input.",
@@ -44,17 +64,35 @@ export const DIALOGS: Partial<Record<ControlName, DialogSpec>> = {
     danger: false,
     fields: [{ name: "comment", label: "What should change", required: true }],
   },
-  approve: { title: "Approve", description: "The loop passes the gate (a completion gate completes the loop).", confirm: "Approve", danger: false, fields: [{ name: "comment", label: "Comment (optional)", required: false }] },
+  approve: {
+    title: "Approve",
+    description: "The loop passes the gate (a completion gate completes the loop).",
+    confirm: "Approve",
+    danger: false,
+    fields: [{ name: "comment", label: "Comment (optional)", required: false }],
+  },
 };
 
-export function ControlDialog({ control, onClose, onConfirm, pending }: { control: ControlName; onClose: () => void; onConfirm: (input: ControlInput) => Promise<boolean>; pending: boolean }) {
+export function ControlDialog({
+  control,
+  onClose,
+  onConfirm,
+  pending,
+}: {
+  control: ControlName;
+  onClose: () => void;
+  onConfirm: (input: ControlInput) => Promise<boolean>;
+  pending: boolean;
+}) {
   const spec = DIALOGS[control]!;
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    const missing = Object.fromEntries(spec.fields.filter((f) => f.required && !values[f.name]?.trim()).map((f) => [f.name, "is required"]));
+    const missing = Object.fromEntries(
+      spec.fields.filter((f) => f.required && !values[f.name]?.trim()).map((f) => [f.name, "is required"]),
+    );
     setErrors(missing);
     if (Object.keys(missing).length) return;
     if (await onConfirm(values)) onClose();
@@ -64,7 +102,14 @@ export function ControlDialog({ control, onClose, onConfirm, pending }: { contro
     <Dialog open onClose={onClose} title={spec.title} description={spec.description}>
       <form onSubmit={submit} noValidate className="space-y-4">
         {spec.fields.map((f, i) => (
-          <Field key={f.name} id={`control-${f.name}`} label={f.label} hint={f.hint} error={errors[f.name]} required={f.required}>
+          <Field
+            key={f.name}
+            id={`control-${f.name}`}
+            label={f.label}
+            hint={f.hint}
+            error={errors[f.name]}
+            required={f.required}
+          >
             <TextArea
               id={`control-${f.name}`}
               rows={3}

@@ -7,12 +7,27 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, TextInput } from "@/components/ui/field";
 import type { ControlInput } from "./use-controls";
 
-export function ForkDialog({ lastIteration, onClose, onConfirm, pending }: { lastIteration: number; onClose: () => void; onConfirm: (input: ControlInput) => Promise<boolean>; pending: boolean }) {
+export function ForkDialog({
+  lastIteration,
+  onClose,
+  onConfirm,
+  pending,
+}: {
+  lastIteration: number;
+  onClose: () => void;
+  onConfirm: (input: ControlInput) => Promise<boolean>;
+  pending: boolean;
+}) {
   const [iteration, setIteration] = useState(String(lastIteration));
   const n = Number(iteration);
   const valid = Number.isInteger(n) && n >= 1 && n <= lastIteration;
   return (
-    <Dialog open onClose={onClose} title="Fork from an iteration" description="Starts a new loop from the checkpoint written after that iteration: same goal and agent, its history up to there.">
+    <Dialog
+      open
+      onClose={onClose}
+      title="Fork from an iteration"
+      description="Starts a new loop from the checkpoint written after that iteration: same goal and agent, its history up to there."
+    >
       <form
         noValidate
         className="space-y-4"
@@ -21,8 +36,22 @@ export function ForkDialog({ lastIteration, onClose, onConfirm, pending }: { las
           if (valid && (await onConfirm({ iteration: n }))) onClose();
         }}
       >
-        <Field id="fork-iteration" label="Iteration" hint={`1 to ${lastIteration}`} error={valid ? undefined : `enter a whole number from 1 to ${lastIteration}`}>
-          <TextInput id="fork-iteration" type="number" min={1} max={lastIteration} step={1} value={iteration} invalid={!valid} onChange={(e) => setIteration(e.target.value)} />
+        <Field
+          id="fork-iteration"
+          label="Iteration"
+          hint={`1 to ${lastIteration}`}
+          error={valid ? undefined : `enter a whole number from 1 to ${lastIteration}`}
+        >
+          <TextInput
+            id="fork-iteration"
+            type="number"
+            min={1}
+            max={lastIteration}
+            step={1}
+            value={iteration}
+            invalid={!valid}
+            onChange={(e) => setIteration(e.target.value)}
+          />
         </Field>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>

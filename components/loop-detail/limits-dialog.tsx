@@ -25,9 +25,21 @@ const LIMITS: Limit[] = [
 
 type Config = Record<string, Record<string, unknown> | undefined> | null;
 
-export function LimitsDialog({ config, onClose, onConfirm, pending }: { config: Config; onClose: () => void; onConfirm: (input: ControlInput) => Promise<boolean>; pending: boolean }) {
+export function LimitsDialog({
+  config,
+  onClose,
+  onConfirm,
+  pending,
+}: {
+  config: Config;
+  onClose: () => void;
+  onConfirm: (input: ControlInput) => Promise<boolean>;
+  pending: boolean;
+}) {
   const current = (l: Limit) => String(config?.[l.section]?.[l.key] ?? "");
-  const [values, setValues] = useState(() => Object.fromEntries(LIMITS.map((l) => [`${l.section}.${l.key}`, current(l)])));
+  const [values, setValues] = useState(() =>
+    Object.fromEntries(LIMITS.map((l) => [`${l.section}.${l.key}`, current(l)])),
+  );
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
 
@@ -47,14 +59,26 @@ export function LimitsDialog({ config, onClose, onConfirm, pending }: { config: 
   }
 
   return (
-    <Dialog open onClose={onClose} title="Edit limits" description="Applied at the loop's next safe point; the whole configuration is validated again first.">
+    <Dialog
+      open
+      onClose={onClose}
+      title="Edit limits"
+      description="Applied at the loop's next safe point; the whole configuration is validated again first."
+    >
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           {LIMITS.map((l) => {
             const id = `limit-${l.section}-${l.key}`;
             return (
               <Field key={id} id={id} label={l.label}>
-                <TextInput id={id} type="number" min={0} step={l.step} value={values[`${l.section}.${l.key}`]} onChange={(e) => setValues((v) => ({ ...v, [`${l.section}.${l.key}`]: e.target.value }))} />
+                <TextInput
+                  id={id}
+                  type="number"
+                  min={0}
+                  step={l.step}
+                  value={values[`${l.section}.${l.key}`]}
+                  onChange={(e) => setValues((v) => ({ ...v, [`${l.section}.${l.key}`]: e.target.value }))}
+                />
               </Field>
             );
           })}

@@ -1,22 +1,55 @@
 "use client";
 // The four charts of a loop, fed by the pure prep functions in lib/charts.
-import type { LoopDetail } from "@/components/shared/api-types";
+// Memoised on the series and events themselves (kept identical across
+// refetches by shareEqual), so a tick or an unrelated event draws nothing;
+// a fast loop redraws them at most every REDRAW_MS (each redraw of the four
+// costs tens of ms of main thread, and a loop can finish iterations faster
+// than anyone reads a chart).
+import { memo, useMemo } from "react";
+import type { CostForecastInput } from "@/lib/charts/cost-chart";
+import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
 import { CostChart } from "./charts/cost-chart";
 import { HealthTimeline } from "./charts/health-timeline";
 import { ScoreChart } from "./charts/score-chart";
 import { TokenChart } from "./charts/token-chart";
-import { TERMINAL } from "./control-rules";
+import { useThrottled } from "@/components/shared/use-throttled";
 
-export function LoopCharts({ detail }: { detail: LoopDetail }) {
-  const series = detail.series;
-  // A loop that has ended has nothing left to forecast.
-  const forecast = detail.forecast && !TERMINAL.includes(detail.loop.status) ? detail.forecast : null;
+const REDRAW_MS = 3000;
+
+export const LoopCharts = memo(function LoopCharts({
+  series: liveSeries,
+  markers: liveMarkers,
+  threshold,
+  budget,
+  forecast,
+  bucketSize,
+  iterations,
+}: {
+  series: IterationPoint[];
+  /** Iterations per point: above 1 for a long loop the server charts a bucket at a time. */
+  bucketSize: number;
+  iterations: number;
+  markers: ChartEvent[];
+  threshold: number | null;
+  budget: number | null;
+  /** Null once the loop has ended: there is nothing left to forecast. */
+  forecast: CostForecastInput | null;
+}) {
+  // Together, so markers never run ahead of the points they mark.
+  const live = useMemo(() => ({ series: liveSeries, markers: liveMarkers }), [liveSeries, liveMarkers]);
+  const { series, markers } = useThrottled(live, REDRAW_MS);
   return (
     <section aria-label="Charts" className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
-      <ScoreChart series={series} threshold={detail.config?.stop.scoreThreshold ?? null} events={detail.markers} />
-      <CostChart series={series} budget={detail.loop.budgetUsd} forecast={forecast} events={detail.markers} />
-      <TokenChart series={series} events={detail.markers} />
-      <HealthTimeline series={series} events={detail.markers} />
+      {bucketSize > 1 && (
+        <p className="text-xs text-slate-600 lg:col-span-2 dark:text-slate-400">
+          {iterations.toLocaleString("en-US")} iterations: each point stands for {bucketSize} iterations (the scores of
+          its last one; spend and tokens of all of them; the best score anywhere in them).
+        </p>
+      )}
+      <ScoreChart series={series} threshold={threshold} events={markers} />
+      <CostChart series={series} budget={budget} forecast={forecast} events={markers} />
+      <TokenChart series={series} events={markers} />
+      <HealthTimeline series={series} events={markers} />
     </section>
   );
-}
+});

@@ -7,49 +7,73 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { handoffTriggers } from "@/lib/charts/score-chart";
 import { useTRPC } from "@/lib/trpc/client";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { LoopStatusAnnouncer } from "@/components/loops/status-announcer";
 import { useLiveEvents, type LiveEvent } from "@/components/live/use-live-events";
 import type { AuditEvent } from "@/components/shared/api-types";
 import { errorMessage } from "@/components/shared/trpc-errors";
-import { useNow } from "@/components/shared/use-now";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Tabs } from "@/components/ui/tabs";
+import { AlertMutesPanel } from "./alert-mutes-panel";
 import { ApprovalsPanel } from "./approvals-panel";
 import { AuditLog } from "./audit-log";
 import { LoopCharts } from "./loop-charts";
 import { ControlBar } from "./control-bar";
 import { ControlDialog, DIALOGS } from "./control-dialog";
-import { controlAvailability, type ControlName } from "./control-rules";
+import { availabilityOf, type ControlName } from "./control-names";
 import { ForkDialog } from "./fork-dialog";
 import { IterationTimeline } from "./iterations/iteration-timeline";
+import { LiveIterationPanel } from "@/components/live-iteration/live-iteration-panel";
+import { applyLiveIterationEvent, notLiveRow } from "@/components/live-iteration/live-cache";
 import { LimitsDialog } from "./limits-dialog";
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
+import { QuestionPanel } from "./question-panel";
 import { ShareDialog } from "./share-dialog";
 import { ignoreKey, SHORTCUTS } from "./shortcuts";
 import { ShortcutsHelp } from "./shortcuts-help";
+import { ConfirmShortcutDialog } from "./confirm-shortcut-dialog";
+import { useShortcutsEnabled } from "@/components/shared/shortcut-setting";
 import { useControls } from "./use-controls";
 
 const ITERATION_EVENTS = new Set(["iteration_finished", "halted", "checkpoint_created"]);
-type DialogName = ControlName | "help";
+type DialogName = ControlName | "help" | "confirm";
 
-export function LoopDetailView({ id, canOperate }: { id: string; canOperate: boolean }) {
+export function LoopDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.loops.byId.queryOptions({ id }));
-  const now = useNow(detail.data?.now);
+  const me = useQuery(trpc.auth.me.queryOptions());
+  const canOperate = me.data?.permissions.operateLoops ?? false;
   const [live, setLive] = useState<AuditEvent[]>([]);
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const [tab, setTab] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<(typeof SHORTCUTS)[number] | null>(null);
+  const shortcutsOn = useShortcutsEnabled();
 
   const queryClient = useQueryClient();
   const onEvent = useCallback(
     (e: LiveEvent) => {
+      if (applyLiveIterationEvent(queryClient, trpc.loops.live.queryKey({ id }), e)) return;
       setLive((l) => [...l.slice(-99), e as AuditEvent]);
       // A state change shows in the same frame; the refetch that follows fills in the rest.
-      const to = (e.payload as { to?: unknown } | null)?.to;
+      const { to, iteration } = (e.payload as { to?: unknown; iteration?: unknown } | null) ?? {};
       if (e.type === "status_changed" && typeof to === "string") {
-        queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) => (old ? { ...old, loop: { ...old.loop, status: to, displayStatus: to } } : old));
+        // The event's iteration too, so "paused after iteration 7" is not read with the stale count.
+        queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) =>
+          old
+            ? {
+                ...old,
+                loop: {
+                  ...old.loop,
+                  status: to,
+                  displayStatus: to,
+                  iteration:
+                    typeof iteration === "number" ? Math.max(old.loop.iteration, iteration) : old.loop.iteration,
+                },
+              }
+            : old,
+        );
       }
     },
     [queryClient, trpc, id],
@@ -58,9 +82,11 @@ export function LoopDetailView({ id, canOperate }: { id: string; canOperate: boo
     loopId: id,
     onEvent,
     refresh: [
-      { filters: [trpc.loops.byId.queryFilter({ id })], delayMs: 100 },
+      { filters: [trpc.loops.byId.queryFilter({ id })], delayMs: 100, when: notLiveRow },
       { filters: [trpc.loops.iterations.pathFilter()], delayMs: 150, when: (e) => ITERATION_EVENTS.has(e.type) },
-      { filters: [trpc.events.list.pathFilter()], delayMs: 1500 },
+      { filters: [trpc.events.list.pathFilter()], delayMs: 1500, when: notLiveRow },
+      // Only on (re)connect: rows printed while the stream was down are re-read.
+      { filters: [trpc.loops.live.queryFilter({ id })], delayMs: 100, when: () => false },
     ],
   });
 
@@ -68,23 +94,25 @@ export function LoopDetailView({ id, canOperate }: { id: string; canOperate: boo
   const handoffs = useMemo(() => handoffTriggers(data?.series ?? [], data?.markers ?? []), [data]);
   const pendingIds = data?.pendingControls.map((c) => c.id) ?? [];
   const controls = useControls(id, pendingIds);
-  const availability = controlAvailability({
-    status: data?.loop.status ?? "draft",
-    pendingKinds: data?.pendingControls.map((c) => c.kind) ?? [],
-    iterations: data?.loop.iteration ?? 0,
-    canOperate,
-  });
+  // The server decides what is allowed (state and role); until it answered, nothing is.
+  const availability = useCallback(
+    (control: ControlName) =>
+      data ? availabilityOf(data, control) : { allowed: false, reason: "the loop is loading" },
+    [data],
+  );
 
   const trigger = useCallback(
     (control: ControlName) => {
-      if (!availability[control].enabled) return;
-      if (DIALOGS[control] || control === "updateLimits" || control === "fork" || control === "share") setDialog(control);
+      if (!availability(control).allowed) return;
+      if (DIALOGS[control] || control === "updateLimits" || control === "fork" || control === "share")
+        setDialog(control);
       else void controls.send(control);
     },
     [availability, controls],
   );
 
   useEffect(() => {
+    if (!shortcutsOn) return;
     function onKey(e: KeyboardEvent) {
       if (dialog || ignoreKey(e)) return;
       if (e.key === "?") {
@@ -92,26 +120,40 @@ export function LoopDetailView({ id, canOperate }: { id: string; canOperate: boo
         return setDialog("help");
       }
       const shortcut = SHORTCUTS.find((s) => s.key === e.key.toLowerCase());
-      if (shortcut) {
-        e.preventDefault();
-        trigger(shortcut.control);
-      }
+      if (!shortcut || !availability(shortcut.control).allowed) return;
+      e.preventDefault();
+      if (shortcut.confirm) {
+        setConfirming(shortcut);
+        setDialog("confirm");
+      } else trigger(shortcut.control);
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [dialog, trigger]);
+  }, [dialog, trigger, availability, shortcutsOn]);
 
   if (detail.isPending) return <LoopDetailSkeleton />;
   if (detail.isError) {
     if (detail.error.data?.code === "NOT_FOUND") {
-      return <EmptyState title="This loop does not exist" action={<ButtonLink href="/">Back to loops</ButtonLink>}>It may have been deleted, or the link is wrong.</EmptyState>;
+      return (
+        <EmptyState title="This loop does not exist" action={<ButtonLink href="/">Back to loops</ButtonLink>}>
+          It may have been deleted, or the link is wrong.
+        </EmptyState>
+      );
     }
-    return <ErrorState title="Could not load this loop" message={errorMessage(detail.error)} onRetry={() => detail.refetch()} />;
+    return (
+      <ErrorState
+        title="Could not load this loop"
+        message={errorMessage(detail.error)}
+        onRetry={() => detail.refetch()}
+      />
+    );
   }
   const d = detail.data;
   const gatePending = d.loop.status === "awaiting_approval";
   const activeTab = tab ?? (gatePending ? "approvals" : "iterations");
-  const stopping = (controls.isPending("interrupt") || controls.isPending("kill")) && ["running", "queued", "waiting"].includes(d.loop.status);
+  const stopping =
+    (controls.isPending("interrupt") || controls.isPending("kill")) &&
+    ["running", "queued", "waiting"].includes(d.loop.status);
 
   return (
     <div className="space-y-5">
@@ -121,9 +163,13 @@ export function LoopDetailView({ id, canOperate }: { id: string; canOperate: boo
         </ButtonLink>
         <LiveIndicator status={stream.status} />
       </div>
-      <LoopHeader detail={d} now={now} displayStatus={stopping ? "interrupting" : d.loop.displayStatus} />
+      <LoopStatusAnnouncer loop={d.loop} />
+      <LoopHeader detail={d} displayStatus={stopping ? "interrupting" : d.loop.displayStatus} />
       {gatePending && (
-        <div role="alert" className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+        <div
+          role="alert"
+          className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
           <span>
             <strong>Awaiting approval</strong>
             {d.pendingGate ? `: ${d.pendingGate.reason}` : ""}
@@ -133,24 +179,81 @@ export function LoopDetailView({ id, canOperate }: { id: string; canOperate: boo
           </button>
         </div>
       )}
-      <ControlBar availability={availability} isPending={controls.isPending} onControl={trigger} onHelp={() => setDialog("help")} loopId={id} showStart={d.loop.status === "draft"} />
-      <LoopCharts detail={d} />
+      <QuestionPanel detail={d} />
+      <ControlBar
+        availability={availability}
+        isPending={controls.isPending}
+        onControl={trigger}
+        onHelp={() => setDialog("help")}
+        loopId={id}
+        showStart={d.loop.status === "draft"}
+        waitingForLimit={d.loop.status === "waiting_for_limit"}
+      />
+      <LoopCharts
+        series={d.series}
+        bucketSize={d.seriesBucketSize}
+        iterations={d.loop.iteration}
+        markers={d.markers}
+        threshold={d.config?.stop.scoreThreshold ?? null}
+        budget={d.loop.budgetUsd}
+        forecast={d.loop.isTerminal ? null : d.forecast}
+      />
       <Tabs
         label="Loop sections"
         value={activeTab}
         onChange={setTab}
         items={[
-          { id: "iterations", label: `Iterations (${d.series.length})`, content: <IterationTimeline loopId={id} handoffs={handoffs} /> },
-          { id: "approvals", label: gatePending ? "Approvals (1 pending)" : "Approvals", content: <ApprovalsPanel detail={d} onControl={trigger} canDecide={canOperate} /> },
+          {
+            id: "iterations",
+            label: `Iterations (${d.series.length})`,
+            content: (
+              <>
+                <LiveIterationPanel loopId={id} inFlight={d.loop.status === "running"} />
+                <IterationTimeline loopId={id} handoffs={handoffs} />
+              </>
+            ),
+          },
+          {
+            id: "approvals",
+            label: gatePending ? "Approvals (1 pending)" : "Approvals",
+            content: <ApprovalsPanel detail={d} onControl={trigger} canDecide={d.availability.approve.allowed} />,
+          },
           { id: "audit", label: "Audit log", content: <AuditLog loopId={id} live={live} /> },
+          { id: "alerts", label: "Alerts", content: <AlertMutesPanel loopId={id} canChange={canOperate} /> },
         ]}
       />
       {dialog === "help" && <ShortcutsHelp onClose={() => setDialog(null)} />}
-      {dialog && DIALOGS[dialog as ControlName] && (
-        <ControlDialog control={dialog as ControlName} onClose={() => setDialog(null)} onConfirm={(input) => controls.send(dialog as ControlName, input)} pending={controls.isPending(dialog as ControlName)} />
+      {dialog === "confirm" && confirming && (
+        <ConfirmShortcutDialog
+          label={confirming.label}
+          onConfirm={() => trigger(confirming.control)}
+          onClose={() => setDialog(null)}
+        />
       )}
-      {dialog === "updateLimits" && <LimitsDialog config={d.config as never} onClose={() => setDialog(null)} onConfirm={(input) => controls.send("updateLimits", input)} pending={controls.isPending("updateLimits")} />}
-      {dialog === "fork" && <ForkDialog lastIteration={d.loop.iteration} onClose={() => setDialog(null)} onConfirm={(input) => controls.send("fork", input)} pending={controls.isPending("fork")} />}
+      {dialog && DIALOGS[dialog as ControlName] && (
+        <ControlDialog
+          control={dialog as ControlName}
+          onClose={() => setDialog(null)}
+          onConfirm={(input) => controls.send(dialog as ControlName, input)}
+          pending={controls.isPending(dialog as ControlName)}
+        />
+      )}
+      {dialog === "updateLimits" && (
+        <LimitsDialog
+          config={d.config as never}
+          onClose={() => setDialog(null)}
+          onConfirm={(input) => controls.send("updateLimits", input)}
+          pending={controls.isPending("updateLimits")}
+        />
+      )}
+      {dialog === "fork" && (
+        <ForkDialog
+          lastIteration={d.loop.iteration}
+          onClose={() => setDialog(null)}
+          onConfirm={(input) => controls.send("fork", input)}
+          pending={controls.isPending("fork")}
+        />
+      )}
       {dialog === "share" && <ShareDialog loopId={id} onClose={() => setDialog(null)} />}
     </div>
   );

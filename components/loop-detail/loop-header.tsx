@@ -3,25 +3,45 @@
 // how long it has run, what it cost against the budget, and when and for
 // how much it will finish at the current pace.
 import { LocalTime } from "@/components/ui/local-time";
+import { NowText } from "@/components/shared/now-text";
 import { estimateEtaMs } from "@/lib/charts/cost-chart";
 import type { LoopDetail } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
-import { Stat } from "@/components/ui/card";
+import { Stat } from "@/components/ui/stat";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { budgetShare, formatDuration, formatRelative, formatScore, formatUsd, healthTone, statusDisplay, stopTypeLabel } from "@/components/loops/format";
-import { TERMINAL } from "./control-rules";
+import {
+  budgetShare,
+  formatDuration,
+  formatRelative,
+  formatScore,
+  formatUsd,
+  healthTone,
+  limitResumeText,
+  statusDisplay,
+  stopTypeLabel,
+} from "@/components/loops/format";
+import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
+
+const WAITING_ON: Record<string, string> = {
+  awaiting_approval: "waits for approval",
+  needs_attention: "waits for an answer",
+  paused: "paused",
+  draft: "not started",
+};
 
 /** `displayStatus` may run ahead of the server: "interrupting…" shows from the click, not from the next refetch. */
-export function LoopHeader({ detail, now, displayStatus }: { detail: LoopDetail; now: Date; displayStatus: string }) {
+export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; displayStatus: string }) {
   const { loop, report, forecast, config } = detail;
   const status = statusDisplay(displayStatus);
-  const ended = TERMINAL.includes(loop.status);
+  const ended = loop.isTerminal;
   const startedAt = report?.startedAt ?? (loop.startedAt ? new Date(loop.startedAt).getTime() : null);
-  const elapsed = ended || !startedAt ? (report?.durationMs ?? null) : now.getTime() - startedAt;
+  const elapsed = (now: Date) => (ended || !startedAt ? (report?.durationMs ?? null) : now.getTime() - startedAt);
   const share = budgetShare(loop.costUsd, loop.budgetUsd);
   const remaining = forecast?.remainingIterations ?? Math.max(0, loop.maxIterations - loop.iteration);
   const eta = ended ? null : estimateEtaMs(detail.series, remaining, config?.pacing.delayMs ?? 0);
   const stop = stopTypeLabel(loop.stopType);
+  // A loop that waits on a person has no ETA: it moves when they do.
+  const waitingOn = WAITING_ON[loop.status];
 
   return (
     <header className="space-y-4">
@@ -30,44 +50,103 @@ export function LoopHeader({ detail, now, displayStatus }: { detail: LoopDetail;
           <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
             {loop.agentKind} agent{loop.forkedFromId ? ` · forked from iteration ${loop.forkedFromIteration}` : ""}
           </p>
-          <h1 className="mt-1 break-words text-xl font-semibold tracking-tight sm:text-2xl">{loop.name || loop.goal}</h1>
+          <h1 className="mt-1 break-words text-xl font-semibold tracking-tight sm:text-2xl">
+            {loop.name || loop.goal}
+          </h1>
           {loop.name && <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-400">{loop.goal}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2" data-testid="loop-status">
           <Badge tone={status.tone} dot={displayStatus === "running"}>
             {status.label}
           </Badge>
+          {displayStatus === "waiting_for_limit" && loop.nextRunAt ? (
+            <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="limit-resumes">
+              <NowText serverNow={detail.now}>{(now) => limitResumeText(loop.nextRunAt, now.getTime())}</NowText>
+            </span>
+          ) : null}
           <Badge tone={healthTone(loop.health)}>health: {loop.health}</Badge>
+          <SandboxOffBadge parts={detail.unsandboxed} />
+          {config?.completion.allowNoEvidence && (
+            <span data-testid="no-evidence-badge">
+              <Badge tone="warn">can never complete; stops on limits</Badge>
+            </span>
+          )}
         </div>
       </div>
       {stop && loop.stopType !== "none" && (
-        <p className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900" data-testid="stop-reason">
-          <span className="font-medium">{loop.status === "completed" ? "Completed" : loop.status === "failed" ? "Failed" : "Stopped"}: {stop}</span>
+        <p
+          className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900"
+          data-testid="stop-reason"
+        >
+          <span className="font-medium">
+            {loop.status === "completed" ? "Completed" : loop.status === "failed" ? "Failed" : "Stopped"}: {stop}
+          </span>
           {loop.stopReason ? <span className="text-slate-600 dark:text-slate-400"> — {loop.stopReason}</span> : null}
         </p>
       )}
       <dl className="grid grid-cols-2 gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6 dark:border-slate-800 dark:bg-slate-900">
-        <Stat label="Iteration" value={<span data-testid="iteration-count">{`${loop.iteration} / ${loop.maxIterations}`}</span>} hint={`last activity ${formatRelative(new Date(loop.lastActivityAt), now)}`} />
-        <Stat label="Elapsed" value={formatDuration(elapsed)} hint={loop.startedAt ? <>since <LocalTime date={loop.startedAt} mode="time" /></> : "not started"} />
+        <Stat
+          label="Iteration"
+          value={<span data-testid="iteration-count">{`${loop.iteration} / ${loop.maxIterations}`}</span>}
+          hint={
+            <NowText serverNow={detail.now}>
+              {(now) => `last activity ${formatRelative(new Date(loop.lastActivityAt), now)}`}
+            </NowText>
+          }
+        />
+        <Stat
+          label="Elapsed"
+          value={<NowText serverNow={detail.now}>{(now) => formatDuration(elapsed(now))}</NowText>}
+          hint={
+            loop.startedAt ? (
+              <>
+                since <LocalTime date={loop.startedAt} mode="time" />
+              </>
+            ) : (
+              "not started"
+            )
+          }
+        />
         <Stat
           label="Cost / budget"
           value={
             <>
               {formatUsd(loop.costUsd)}
-              {loop.budgetUsd ? <span className="text-slate-500 dark:text-slate-400"> / {formatUsd(loop.budgetUsd)}</span> : null}
+              {loop.budgetUsd ? (
+                <span className="text-slate-500 dark:text-slate-400"> / {formatUsd(loop.budgetUsd)}</span>
+              ) : null}
             </>
           }
-          hint={share != null ? <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className="mt-1 w-full max-w-[9rem]" /> : "no budget set"}
+          hint={
+            share != null ? (
+              <ProgressBar
+                value={share}
+                label={`${Math.round(share * 100)}% of the budget spent`}
+                className="mt-1 w-full max-w-[9rem]"
+              />
+            ) : (
+              "no budget set"
+            )
+          }
         />
-        <Stat label="Best / last score" value={`${formatScore(loop.bestScore)} / ${formatScore(loop.lastScore)}`} hint={config?.stop.scoreThreshold ? `target ${config.stop.scoreThreshold}` : "no score target"} />
-        <Stat label="ETA" value={ended ? "finished" : eta == null ? "—" : `≈ ${formatDuration(eta)}`} hint={ended ? undefined : `${remaining} iteration${remaining === 1 ? "" : "s"} at most`} />
+        <Stat
+          label="Best / last score"
+          value={`${formatScore(loop.bestScore)} / ${formatScore(loop.lastScore)}`}
+          hint={config?.stop.scoreThreshold ? `target ${config.stop.scoreThreshold}` : "no score target"}
+        />
+        <Stat
+          label="ETA"
+          value={ended ? "finished" : (waitingOn ?? (eta == null ? "—" : `≈ ${formatDuration(eta)}`))}
+          hint={ended ? undefined : `${remaining} iteration${remaining === 1 ? "" : "s"} at most`}
+        />
         <Stat
           label="Cost to finish"
           value={ended || !forecast ? "—" : `≈ ${formatUsd(forecast.projectedCostToFinish)}`}
           hint={
             ended || !forecast
               ? undefined
-              : forecast.iterationsUntilExhausted != null && forecast.iterationsUntilExhausted < forecast.remainingIterations
+              : forecast.iterationsUntilExhausted != null &&
+                  forecast.iterationsUntilExhausted < forecast.remainingIterations
                 ? `budget runs out in ~${forecast.iterationsUntilExhausted} iterations`
                 : `total ≈ ${formatUsd(forecast.projectedTotalCost)}`
           }

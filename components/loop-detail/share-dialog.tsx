@@ -44,21 +44,41 @@ export function ShareDialog({ loopId, onClose }: { loopId: string; onClose: () =
   }
 
   return (
-    <Dialog open onClose={onClose} wide title="Share a read-only report" description="Anyone with the link sees the summary, charts, iterations and end-of-run report. Secrets, environment values, webhook headers, the workspace path and operator names are removed.">
+    <Dialog
+      open
+      onClose={onClose}
+      wide
+      title="Share a read-only report"
+      description="Anyone with the link sees the summary, charts, iterations and end-of-run report. Secrets, environment values, webhook headers, the workspace path and operator names are removed."
+    >
       <div className="space-y-5">
         <section aria-labelledby="share-preview-title">
           <h3 id="share-preview-title" className="mb-2 text-sm font-semibold">
             What the link will show
           </h3>
-          {preview.isPending ? <SkeletonRows rows={2} label="Loading the preview" /> : preview.isError ? <p className="text-sm text-rose-700">{errorMessage(preview.error)}</p> : <RedactionPreview data={preview.data} />}
+          {preview.isPending ? (
+            <SkeletonRows rows={2} label="Loading the preview" />
+          ) : preview.isError ? (
+            <p className="text-sm text-rose-700">{errorMessage(preview.error)}</p>
+          ) : (
+            <RedactionPreview data={preview.data} />
+          )}
         </section>
-        <section aria-labelledby="share-create-title" className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+        <section
+          aria-labelledby="share-create-title"
+          className="rounded-lg border border-slate-200 p-3 dark:border-slate-800"
+        >
           <h3 id="share-create-title" className="mb-2 text-sm font-semibold">
             New link
           </h3>
           <div className="flex flex-wrap items-end gap-2">
             <Field id="share-expiry" label="Expires">
-              <Select id="share-expiry" value={hours} onChange={(e) => setHours(Number(e.target.value))} className="w-40">
+              <Select
+                id="share-expiry"
+                value={hours}
+                onChange={(e) => setHours(Number(e.target.value))}
+                className="w-40"
+              >
                 {EXPIRY.map((x) => (
                   <option key={x.hours} value={x.hours}>
                     {x.label}
@@ -74,8 +94,21 @@ export function ShareDialog({ loopId, onClose }: { loopId: string; onClose: () =
             <div className="mt-3">
               <Field id="share-url" label="Link (shown once: copy it now)">
                 <div className="flex gap-2">
-                  <TextInput id="share-url" readOnly value={created} onFocus={(e) => e.target.select()} data-testid="share-url" />
-                  <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(created).then(() => toast("Link copied", "success"))}>
+                  <TextInput
+                    id="share-url"
+                    readOnly
+                    // The new link takes focus (and is selected), so it is announced and ready to copy.
+                    autoFocus
+                    value={created}
+                    onFocus={(e) => e.target.select()}
+                    data-testid="share-url"
+                  />
+                  <Button
+                    variant="secondary"
+                    onClick={() =>
+                      void navigator.clipboard?.writeText(created).then(() => toast("Link copied", "success"))
+                    }
+                  >
                     Copy
                   </Button>
                 </div>
@@ -98,11 +131,31 @@ export function ShareDialog({ loopId, onClose }: { loopId: string; onClose: () =
               {links.data.map((l) => (
                 <li key={l.id} data-testid="share-link" className="flex flex-wrap items-center gap-2 px-3 py-2">
                   <Badge tone={l.state === "active" ? "good" : "neutral"}>{l.state}</Badge>
-                  <span className="text-slate-600 dark:text-slate-400">created <LocalTime date={l.createdAt} /></span>
-                  <span className="text-slate-600 dark:text-slate-400">{l.expiresAt ? <>expires <LocalTime date={l.expiresAt} /></> : "no expiry"}</span>
-                  {l.lastAccessedAt && <span className="text-slate-600 dark:text-slate-400">last opened <LocalTime date={l.lastAccessedAt} /></span>}
+                  <span className="text-slate-600 dark:text-slate-400">
+                    created <LocalTime date={l.createdAt} />
+                  </span>
+                  <span className="text-slate-600 dark:text-slate-400">
+                    {l.expiresAt ? (
+                      <>
+                        expires <LocalTime date={l.expiresAt} />
+                      </>
+                    ) : (
+                      "no expiry"
+                    )}
+                  </span>
+                  {l.lastAccessedAt && (
+                    <span className="text-slate-600 dark:text-slate-400">
+                      last opened <LocalTime date={l.lastAccessedAt} />
+                    </span>
+                  )}
                   {l.state === "active" && (
-                    <Button variant="danger" size="sm" className="ml-auto" pending={revoke.isPending && revoke.variables?.id === l.id} onClick={() => revoke.mutate({ id: l.id }, { onError: (e) => toast(errorMessage(e), "error") })}>
+                    <Button
+                      variant="danger"
+                      size="sm"
+                      className="ml-auto"
+                      pending={revoke.isPending && revoke.variables?.id === l.id}
+                      onClick={() => revoke.mutate({ id: l.id }, { onError: (e) => toast(errorMessage(e), "error") })}
+                    >
                       Revoke
                     </Button>
                   )}

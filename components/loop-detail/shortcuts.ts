@@ -1,12 +1,14 @@
 // Keyboard shortcuts of the loop page. Single keys, no modifiers, ignored
-// while typing or while a dialog is open.
-import type { ControlName } from "./control-rules";
+// while typing or while a dialog is open, and off altogether when the user
+// turned them off (WCAG 2.1.4). Every key either opens a dialog or, for
+// controls that would act at once, asks to confirm first.
+import type { ControlName } from "./control-names";
 
-export const SHORTCUTS: { key: string; control: ControlName; label: string }[] = [
-  { key: "i", control: "interrupt", label: "Interrupt (pause after this iteration)" },
+export const SHORTCUTS: { key: string; control: ControlName; label: string; confirm?: true }[] = [
+  { key: "i", control: "interrupt", label: "Interrupt (pause after this iteration)", confirm: true },
   { key: "k", control: "kill", label: "Kill the running agent" },
-  { key: "r", control: "resume", label: "Resume" },
-  { key: "h", control: "forceHandoff", label: "Force a fresh-context handoff" },
+  { key: "r", control: "resume", label: "Resume", confirm: true },
+  { key: "h", control: "forceHandoff", label: "Force a fresh-context handoff", confirm: true },
   { key: "n", control: "nudge", label: "Nudge (message to the agent)" },
   { key: "a", control: "approve", label: "Approve" },
   { key: "x", control: "reject", label: "Reject" },
@@ -17,6 +19,9 @@ export const SHORTCUTS: { key: string; control: ControlName; label: string }[] =
   { key: "s", control: "share", label: "Share" },
 ];
 
+/** Keys whose control has no dialog of its own: pressed, they open a confirmation instead of acting. */
+export const CONFIRMED_KEYS = new Set(SHORTCUTS.filter((s) => s.confirm).map((s) => s.key));
+
 export const shortcutFor = (control: ControlName) => SHORTCUTS.find((s) => s.control === control)?.key;
 
 /** True when a key press belongs to a text field, a dialog or a browser shortcut, not to us. */
@@ -24,5 +29,7 @@ export function ignoreKey(e: Pick<KeyboardEvent, "altKey" | "ctrlKey" | "metaKey
   if (e.altKey || e.ctrlKey || e.metaKey) return true;
   const el = e.target as HTMLElement | null;
   if (!el || typeof el.closest !== "function") return false;
-  return !!el.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog[open]");
+  return !!el.closest(
+    "input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog[open], [role=dialog]",
+  );
 }

@@ -3,13 +3,13 @@
 // runtime has applied it: a control is pending while its request is in
 // flight (mutation plus the refetch that follows) and then for as long as the
 // loop still lists it among its pending controls.
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { toast } from "@/components/ui/toast";
-import type { ControlName } from "./control-rules";
+import type { ControlName } from "./control-names";
 
 export interface ControlInput {
   reason?: string;
@@ -33,6 +33,8 @@ const DONE: Partial<Record<ControlName, string>> = {
   start: "Loop started",
 };
 
+type Sent = { requestId: string | null; forkId?: string };
+
 export function useControls(loopId: string, pendingIds: string[]) {
   const trpc = useTRPC();
   const client = useTRPCClient();
@@ -41,52 +43,62 @@ export function useControls(loopId: string, pendingIds: string[]) {
   const [inFlight, setInFlight] = useState<Partial<Record<ControlName, boolean>>>({});
   const [stored, setStored] = useState<Partial<Record<ControlName, string>>>({});
 
-  async function send(name: ControlName, input: ControlInput = {}): Promise<boolean> {
-    setInFlight((s) => ({ ...s, [name]: true }));
-    const base = { id: loopId, ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}) };
-    try {
-      let requestId: string | null = null;
-      let note: string | null = null;
-      const l = client.loops;
+  // One mutation for every control; several may be in flight at once, so
+  // pending state is kept per control rather than read from the mutation.
+  const mutation = useMutation({
+    mutationFn: async ({ name, input }: { name: ControlName; input: ControlInput }): Promise<Sent> => {
+      const base = { id: loopId, ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}) };
+      const c = client.loops.controls;
+      const comment = input.comment?.trim() ? { comment: input.comment.trim() } : {};
       switch (name) {
-        case "start":
-          await l.start.mutate(base);
-          break;
-        case "fork": {
-          const fork = await l.fork.mutate({ ...base, iteration: input.iteration ?? 0, start: true });
-          toast(`Forked from iteration ${input.iteration}`, "success");
-          router.push(`/loops/${fork.id}`);
-          return true;
-        }
         case "share":
-          return true;
+          return { requestId: null };
+        case "start":
+          await c.start.mutate(base);
+          return { requestId: null };
+        case "fork": {
+          const fork = await c.fork.mutate({ ...base, iteration: input.iteration ?? 0, start: true });
+          return { requestId: null, forkId: fork.id };
+        }
         default: {
           const outcome =
             name === "nudge"
-              ? await l.nudge.mutate({ ...base, message: input.message ?? "" })
+              ? await c.nudge.mutate({ ...base, message: input.message ?? "" })
               : name === "approve" || name === "reject"
-                ? await l[name].mutate({ ...base, ...(input.comment?.trim() ? { comment: input.comment.trim() } : {}) })
+                ? await c[name].mutate({ ...base, ...comment })
                 : name === "requestChanges"
-                  ? await l.requestChanges.mutate({ ...base, comment: input.comment ?? "" })
+                  ? await c.requestChanges.mutate({ ...base, comment: input.comment ?? "" })
                   : name === "updateLimits"
-                    ? await l.updateLimits.mutate({ ...base, patch: input.patch ?? {} })
-                    : await l[name].mutate(base);
-          if (outcome.outcome === "noop") note = outcome.note;
-          else requestId = outcome.requestId;
+                    ? await c.updateLimits.mutate({ ...base, patch: input.patch ?? {} })
+                    : await c[name].mutate(base);
+          // "applied" took effect already; "stored" stays pending until the runtime applies it.
+          return { requestId: outcome.outcome === "stored" ? outcome.requestId : null };
         }
       }
+    },
+    onMutate: ({ name }) => setInFlight((s) => ({ ...s, [name]: true })),
+    onSuccess: async ({ requestId, forkId }, { name, input }) => {
+      if (forkId) {
+        toast(`Forked from iteration ${input.iteration}`, "success");
+        router.push(`/loops/${forkId}`);
+        return;
+      }
+      if (name === "share") return;
       if (requestId) setStored((s) => ({ ...s, [name]: requestId }));
-      toast(note ? `Nothing to do: ${note}` : (DONE[name] ?? "Done"), note ? "info" : "success");
+      toast(DONE[name] ?? "Done", "success");
       // Refetch before the button stops spinning, so "pending" hands over to the loop's own list.
       await queryClient.invalidateQueries(trpc.loops.byId.queryFilter({ id: loopId }));
-      return true;
-    } catch (error) {
-      toast(errorMessage(error), "error", 8000);
-      return false;
-    } finally {
-      setInFlight((s) => ({ ...s, [name]: false }));
-    }
-  }
+    },
+    onError: (error) => toast(errorMessage(error), "error", 8000),
+    onSettled: (_data, _error, { name }) => setInFlight((s) => ({ ...s, [name]: false })),
+  });
+
+  /** Sends one control; true when the server took it. */
+  const send = (name: ControlName, input: ControlInput = {}): Promise<boolean> =>
+    mutation.mutateAsync({ name, input }).then(
+      () => true,
+      () => false,
+    );
 
   const isPending = (name: ControlName) => !!inFlight[name] || (!!stored[name] && pendingIds.includes(stored[name]!));
   return { send, isPending };

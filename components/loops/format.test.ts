@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { budgetShare, formatDuration, formatRelative, formatTokens, formatUsd, statusDisplay, stopTypeLabel } from "./format";
+import {
+  budgetShare,
+  formatDuration,
+  formatRelative,
+  formatTokens,
+  formatUsd,
+  statusDisplay,
+  stopTypeLabel,
+} from "./format";
 
 describe("format", () => {
   it("says how long ago", () => {
@@ -10,13 +18,21 @@ describe("format", () => {
   });
   it("formats money, durations and tokens", () => {
     expect([formatUsd(0), formatUsd(0.0042), formatUsd(1.5)]).toEqual(["$0", "$0.0042", "$1.50"]);
-    expect([formatDuration(950), formatDuration(12_000), formatDuration(245_000), formatDuration(7_380_000), formatDuration(null)]).toEqual([
-      "950 ms",
-      "12 s",
-      "4 min 05 s",
-      "2 h 03 min",
-      "—",
+    // Four significant digits below $1: $0.0165 against a $0.015 limit is not "$0.02 >= $0.01".
+    expect([formatUsd(0.0165), formatUsd(0.015), formatUsd(0.1), formatUsd(0.123456), formatUsd(0.00012346)]).toEqual([
+      "$0.0165",
+      "$0.015",
+      "$0.10",
+      "$0.1235",
+      "$0.0001235",
     ]);
+    expect([
+      formatDuration(950),
+      formatDuration(12_000),
+      formatDuration(245_000),
+      formatDuration(7_380_000),
+      formatDuration(null),
+    ]).toEqual(["950 ms", "12 s", "4 min 05 s", "2 h 03 min", "—"]);
     expect([formatTokens(950), formatTokens(12_345), formatTokens(4_100_000)]).toEqual(["950", "12k", "4.1M"]);
   });
   it("names statuses and stop types honestly", () => {

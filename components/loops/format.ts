@@ -9,10 +9,13 @@ export function formatRelative(from: Date, now: Date): string {
   return `${Math.floor(h / 24)} d ago`;
 }
 
+/** $0, $0.0165, $0.10, $1.50: below $1 four significant digits (trailing zeros past the cents dropped), so $0.0165 is never "$0.02". */
 export function formatUsd(value: number): string {
   if (value === 0) return "$0";
-  if (Math.abs(value) < 0.01) return `$${value.toFixed(4)}`;
-  return `$${value.toFixed(2)}`;
+  if (Math.abs(value) >= 1) return `$${value.toFixed(2)}`;
+  const digits = Math.min(20, Math.max(2, 3 - Math.floor(Math.log10(Math.abs(value)))));
+  const text = value.toFixed(digits).replace(/(\.\d\d\d*?)0+$/, "$1");
+  return `$${text}`;
 }
 
 /** 950 ms, 12 s, 4 min 05 s, 2 h 03 min. */
@@ -46,7 +49,9 @@ const STATUS: Record<string, { label: string; tone: StatusTone }> = {
   interrupting: { label: "interrupting…", tone: "warn" },
   paused: { label: "paused", tone: "warn" },
   waiting: { label: "waiting", tone: "neutral" },
+  waiting_for_limit: { label: "waiting for usage limit", tone: "warn" },
   awaiting_approval: { label: "awaiting approval", tone: "warn" },
+  needs_attention: { label: "needs attention", tone: "warn" },
   completed: { label: "completed", tone: "good" },
   failed: { label: "failed", tone: "bad" },
   stopped: { label: "stopped", tone: "neutral" },
@@ -58,7 +63,13 @@ export function statusDisplay(status: string): { label: string; tone: StatusTone
   return STATUS[status] ?? { label: status.replace(/_/g, " "), tone: "neutral" };
 }
 
-const HEALTH: Record<string, StatusTone> = { healthy: "good", degraded: "warn", stuck: "bad", failing: "bad", terminated: "bad" };
+const HEALTH: Record<string, StatusTone> = {
+  healthy: "good",
+  degraded: "warn",
+  stuck: "bad",
+  failing: "bad",
+  terminated: "bad",
+};
 export const healthTone = (health: string): StatusTone => HEALTH[health] ?? "neutral";
 
 const STOP: Record<string, string> = {
@@ -70,6 +81,7 @@ const STOP: Record<string, string> = {
   budget_exhausted: "budget exhausted",
   max_consecutive_failures: "too many failures in a row",
   no_progress: "no progress",
+  usage_limit: "provider usage limit (policy: stop)",
   health_failure: "health failure",
   circuit_breaker_open: "circuit breaker open",
   explicit_stop: "terminated by an operator",
@@ -78,10 +90,31 @@ const STOP: Record<string, string> = {
   cancelled: "cancelled",
 };
 
-export const stopTypeLabel = (stopType: string | null | undefined) => (stopType ? (STOP[stopType] ?? stopType.replace(/_/g, " ")) : null);
+export const stopTypeLabel = (stopType: string | null | undefined) =>
+  stopType ? (STOP[stopType] ?? stopType.replace(/_/g, " ")) : null;
 
 /** Share of the budget spent, clamped to [0, 1]; null without a budget. */
 export function budgetShare(cost: number, budget: number | null): number | null {
   if (!budget || budget <= 0) return null;
   return Math.min(1, Math.max(0, cost / budget));
+}
+
+/** "1 h 12 m", "4 m", "30 s": a wait as people say it. */
+export function formatWait(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return m % 60 ? `${h} h ${m % 60} m` : `${h} h`;
+  return `${Math.round(h / 24)} d`;
+}
+
+/** "resumes 17:02 (in 1 h 12 m)" for a loop waiting for a usage limit; null when no time is set. */
+export function limitResumeText(nextRunAt: string | Date | null | undefined, now: number): string | null {
+  if (!nextRunAt) return null;
+  const at = new Date(nextRunAt);
+  const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+  const left = at.getTime() - now;
+  return left > 0 ? `resumes ${hhmm} (in ${formatWait(left)})` : `resumes ${hhmm} (due now)`;
 }

@@ -13,7 +13,19 @@ export interface ListParams {
   cursor: string | null;
 }
 
-export const STATUS_FILTERS = ["running", "queued", "waiting", "paused", "awaiting_approval", "completed", "failed", "stopped", "draft"] as const;
+export const STATUS_FILTERS = [
+  "running",
+  "queued",
+  "waiting",
+  "waiting_for_limit",
+  "paused",
+  "awaiting_approval",
+  "needs_attention",
+  "completed",
+  "failed",
+  "stopped",
+  "draft",
+] as const;
 export const AGENT_FILTERS = ["demo", "command", "llm", "webhook"] as const;
 export const PAGE_SIZE = 25;
 

@@ -17,8 +17,12 @@ const iterations = (durations: number[], endedAgoMs = (i: number) => (durations.
 describe("loopAlarms", () => {
   it("is quiet for a healthy running loop and for loops that are not working", () => {
     expect(loopAlarms(base({ recent: iterations([5000, 5200, 4800]) }), now)).toEqual([]);
-    expect(loopAlarms(base({ status: "paused", lastHeartbeatAt: ago(3_600_000), lastActivityAt: ago(3_600_000) }), now)).toEqual([]);
-    expect(loopAlarms(base({ status: "completed", lastHeartbeatAt: null, lastActivityAt: ago(3_600_000) }), now)).toEqual([]);
+    expect(
+      loopAlarms(base({ status: "paused", lastHeartbeatAt: ago(3_600_000), lastActivityAt: ago(3_600_000) }), now),
+    ).toEqual([]);
+    expect(
+      loopAlarms(base({ status: "completed", lastHeartbeatAt: null, lastActivityAt: ago(3_600_000) }), now),
+    ).toEqual([]);
   });
 
   it("raises the silent-agent alarm when no heartbeat came for too long", () => {
@@ -27,7 +31,9 @@ describe("loopAlarms", () => {
   });
 
   it("says a queued loop was not picked up", () => {
-    expect(loopAlarms(base({ status: "queued", lastHeartbeatAt: null, lastActivityAt: ago(120_000) }), now)[0]?.title).toBe("Not picked up");
+    expect(
+      loopAlarms(base({ status: "queued", lastHeartbeatAt: null, lastActivityAt: ago(120_000) }), now)[0]?.title,
+    ).toBe("Not picked up");
   });
 
   it("flags more than one iteration a second sustained over a minute", () => {
@@ -43,9 +49,14 @@ describe("loopAlarms", () => {
   });
 
   it("flags an iteration running far longer than usual", () => {
-    const alarms = loopAlarms(base({ inflightStartedAt: ago(10 * 60_000), recent: iterations([60_000, 55_000, 65_000]) }), now);
+    const alarms = loopAlarms(
+      base({ inflightStartedAt: ago(10 * 60_000), recent: iterations([60_000, 55_000, 65_000]) }),
+      now,
+    );
     expect(alarms).toEqual([{ kind: "runaway", title: "Long iteration", detail: "running 600 s, usually 60 s" }]);
-    expect(loopAlarms(base({ inflightStartedAt: ago(4 * 60_000), recent: iterations([60_000, 55_000, 65_000]) }), now)).toEqual([]);
+    expect(
+      loopAlarms(base({ inflightStartedAt: ago(4 * 60_000), recent: iterations([60_000, 55_000, 65_000]) }), now),
+    ).toEqual([]);
   });
 
   it("without history only an hour-long iteration is long", () => {

@@ -13,7 +13,7 @@ export interface AlarmInput {
 }
 
 export interface Alarm {
-  kind: "runaway" | "silent";
+  kind: "runaway" | "silent" | "spend_rate" | "attention";
   title: string;
   detail: string;
 }
@@ -60,7 +60,13 @@ export function loopAlarms(loop: AlarmInput, now: Date): Alarm[] {
   const earlierPace = median(durations.slice(0, -5));
   if (lastMinute > RUNAWAY_PER_MINUTE) {
     alarms.push({ kind: "runaway", title: "Runaway", detail: `${lastMinute} iterations in the last minute` });
-  } else if (durations.length >= 10 && recentPace !== null && earlierPace !== null && earlierPace > 0 && recentPace * SPEEDUP_FACTOR <= earlierPace) {
+  } else if (
+    durations.length >= 10 &&
+    recentPace !== null &&
+    earlierPace !== null &&
+    earlierPace > 0 &&
+    recentPace * SPEEDUP_FACTOR <= earlierPace
+  ) {
     alarms.push({
       kind: "runaway",
       title: "Runaway",
@@ -71,7 +77,10 @@ export function loopAlarms(loop: AlarmInput, now: Date): Alarm[] {
   if (loop.inflightStartedAt) {
     const running = t - loop.inflightStartedAt.getTime();
     const usual = median(durations.slice(-10));
-    const tooLong = usual !== null && durations.length >= 3 ? running > Math.max(MIN_LONG_MS, usual * SLOW_FACTOR) : running > NO_HISTORY_LONG_MS;
+    const tooLong =
+      usual !== null && durations.length >= 3
+        ? running > Math.max(MIN_LONG_MS, usual * SLOW_FACTOR)
+        : running > NO_HISTORY_LONG_MS;
     if (tooLong) {
       alarms.push({
         kind: "runaway",
@@ -81,4 +90,14 @@ export function loopAlarms(loop: AlarmInput, now: Date): Alarm[] {
     }
   }
   return alarms;
+}
+
+/**
+ * The server's alarms (judged on every iteration, whatever the list shows)
+ * first; the browser's own judgement adds only kinds the server did not raise,
+ * so an alarm still appears as time passes between refetches.
+ */
+export function allAlarms(loop: AlarmInput & { alarms?: Alarm[] }, now: Date): Alarm[] {
+  const server = loop.alarms ?? [];
+  return [...server, ...loopAlarms(loop, now).filter((a) => !server.some((s) => s.kind === a.kind))];
 }

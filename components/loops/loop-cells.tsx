@@ -5,13 +5,26 @@ import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { Sparkline } from "@/components/ui/sparkline";
 import type { LoopSummary } from "@/components/shared/api-types";
-import { budgetShare, formatScore, formatUsd, healthTone, statusDisplay, stopTypeLabel } from "./format";
+import {
+  budgetShare,
+  formatScore,
+  formatUsd,
+  healthTone,
+  limitResumeText,
+  statusDisplay,
+  stopTypeLabel,
+} from "./format";
 import type { Alarm } from "./loop-alarms";
+import { RunningLine } from "./running-line";
 
 export function GoalCell({ loop }: { loop: LoopSummary }) {
   return (
     <div className="min-w-0">
-      <Link href={`/loops/${loop.id}`} className="line-clamp-2 font-medium text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-slate-100" title={loop.goal}>
+      <Link
+        href={`/loops/${loop.id}`}
+        className="line-clamp-2 font-medium text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-slate-100"
+        title={loop.goal}
+      >
         {loop.name || loop.goal}
       </Link>
       {loop.name && <p className="truncate text-xs text-slate-500 dark:text-slate-400">{loop.goal}</p>}
@@ -19,14 +32,22 @@ export function GoalCell({ loop }: { loop: LoopSummary }) {
   );
 }
 
-export function StatusCell({ loop }: { loop: LoopSummary }) {
+export function StatusCell({ loop, now }: { loop: LoopSummary; now?: Date }) {
   const status = statusDisplay(loop.displayStatus);
   const stop = stopTypeLabel(loop.stopType);
+  const resumes =
+    loop.displayStatus === "waiting_for_limit" && now ? limitResumeText(loop.nextRunAt, now.getTime()) : null;
   return (
     <div className="flex flex-col items-start gap-1">
       <Badge tone={status.tone} dot={loop.displayStatus === "running"}>
         {status.label}
       </Badge>
+      <RunningLine loop={loop} />
+      {resumes && (
+        <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="limit-resumes">
+          {resumes}
+        </span>
+      )}
       {stop && loop.stopType !== "none" && (
         <span className="text-xs text-slate-500 dark:text-slate-400" title={loop.stopReason ?? undefined}>
           {stop}
@@ -40,7 +61,9 @@ export function ScoreCell({ loop }: { loop: LoopSummary }) {
   const trail = runningBest(loop.recent.map((r) => r.meanScore));
   return (
     <div className="flex items-center gap-2">
-      {trail.length > 1 ? <Sparkline values={trail} label={`Best score trend, now ${formatScore(loop.bestScore)}`} /> : null}
+      {trail.length > 1 ? (
+        <Sparkline values={trail} label={`Best score trend, now ${formatScore(loop.bestScore)}`} />
+      ) : null}
       <span className="tabular-nums">{formatScore(loop.bestScore)}</span>
     </div>
   );
@@ -51,8 +74,12 @@ export function CostCell({ loop }: { loop: LoopSummary }) {
   return (
     <div className="tabular-nums">
       <span>{formatUsd(loop.costUsd)}</span>
-      {loop.budgetUsd ? <span className="text-xs text-slate-500 dark:text-slate-400"> / {formatUsd(loop.budgetUsd)}</span> : null}
-      {share != null && <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className="mt-1 w-24" />}
+      {loop.budgetUsd ? (
+        <span className="text-xs text-slate-500 dark:text-slate-400"> / {formatUsd(loop.budgetUsd)}</span>
+      ) : null}
+      {share != null && (
+        <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className="mt-1 w-24" />
+      )}
     </div>
   );
 }
@@ -66,7 +93,12 @@ export function AlarmBadges({ alarms }: { alarms: Alarm[] }) {
   return (
     <div className="flex flex-wrap gap-1">
       {alarms.map((a) => (
-        <span key={a.kind + a.title} role="alert" className="inline-flex items-center gap-1 rounded bg-rose-700 px-1.5 py-0.5 text-[11px] font-semibold text-white" title={a.detail}>
+        <span
+          key={a.kind + a.title}
+          role="alert"
+          className="inline-flex items-center gap-1 rounded bg-rose-700 px-1.5 py-0.5 text-[11px] font-semibold text-white"
+          title={a.detail}
+        >
           <span aria-hidden>⚠</span>
           {a.title}: {a.detail}
         </span>

@@ -5,20 +5,46 @@ import { Select, TextInput } from "@/components/ui/field";
 import { statusDisplay } from "./format";
 import { AGENT_FILTERS, hasFilters, STATUS_FILTERS, toSearch, type ListParams, type ListSort } from "./list-params";
 
-const SORT_LABELS: Record<ListSort, string> = { updated: "Last update", created: "Created", cost: "Cost", iteration: "Iteration" };
+const SORT_LABELS: Record<ListSort, string> = {
+  updated: "Last update",
+  created: "Created",
+  cost: "Cost",
+  iteration: "Iteration",
+};
 
-function MultiSelect({ label, options, selected, render, onChange }: { label: string; options: readonly string[]; selected: string[]; render: (v: string) => string; onChange: (next: string[]) => void }) {
+function MultiSelect({
+  label,
+  options,
+  selected,
+  render,
+  onChange,
+}: {
+  label: string;
+  options: readonly string[];
+  selected: string[];
+  render: (v: string) => string;
+  onChange: (next: string[]) => void;
+}) {
   return (
     <details className="group relative">
       <summary className="flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800">
         {label}
-        {selected.length > 0 && <span className="rounded-full bg-slate-900 px-1.5 text-xs text-white dark:bg-white dark:text-slate-900">{selected.length}</span>}
-        <span aria-hidden className="text-xs text-slate-500 group-open:rotate-180">▾</span>
+        {selected.length > 0 && (
+          <span className="rounded-full bg-slate-900 px-1.5 text-xs text-white dark:bg-white dark:text-slate-900">
+            {selected.length}
+          </span>
+        )}
+        <span aria-hidden className="text-xs text-slate-500 group-open:rotate-180">
+          ▾
+        </span>
       </summary>
       <fieldset className="absolute left-0 z-20 mt-1 w-56 rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
         <legend className="sr-only">{label}</legend>
         {options.map((value) => (
-          <label key={value} className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50 dark:hover:bg-slate-800">
+          <label
+            key={value}
+            className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50 dark:hover:bg-slate-800"
+          >
             <input
               type="checkbox"
               className="h-4 w-4 accent-slate-900 dark:accent-white"
@@ -61,24 +87,57 @@ export function LoopFilters({ params, onChange }: { params: ListParams; onChange
 
   return (
     <div className="mb-4 flex flex-wrap items-center gap-2" role="search" aria-label="Filter loops">
-      <TextInput type="search" aria-label="Search goals and names" placeholder="Search goals…" value={text} onChange={(e) => setText(e.target.value)} className="w-full sm:w-64" />
-      <MultiSelect label="Status" options={STATUS_FILTERS} selected={shown.status} render={(v) => statusDisplay(v).label} onChange={(status) => push({ ...shown, status, cursor: null })} />
-      <MultiSelect label="Agent" options={AGENT_FILTERS} selected={shown.agentKind} render={(v) => v} onChange={(agentKind) => push({ ...shown, agentKind, cursor: null })} />
+      <TextInput
+        type="search"
+        aria-label="Search goals and names"
+        placeholder="Search goals…"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        className="w-full sm:w-64"
+      />
+      <MultiSelect
+        label="Status"
+        options={STATUS_FILTERS}
+        selected={shown.status}
+        render={(v) => statusDisplay(v).label}
+        onChange={(status) => push({ ...shown, status, cursor: null })}
+      />
+      <MultiSelect
+        label="Agent"
+        options={AGENT_FILTERS}
+        selected={shown.agentKind}
+        render={(v) => v}
+        onChange={(agentKind) => push({ ...shown, agentKind, cursor: null })}
+      />
       <div className="flex items-center gap-1">
-        <Select aria-label="Sort by" value={shown.sort} onChange={(e) => push({ ...shown, sort: e.target.value as ListSort, cursor: null })} className="w-auto">
+        <Select
+          aria-label="Sort by"
+          value={shown.sort}
+          onChange={(e) => push({ ...shown, sort: e.target.value as ListSort, cursor: null })}
+          className="w-auto"
+        >
           {Object.entries(SORT_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </Select>
-        <Select aria-label="Sort direction" value={shown.direction} onChange={(e) => push({ ...shown, direction: e.target.value as "asc" | "desc", cursor: null })} className="w-auto">
+        <Select
+          aria-label="Sort direction"
+          value={shown.direction}
+          onChange={(e) => push({ ...shown, direction: e.target.value as "asc" | "desc", cursor: null })}
+          className="w-auto"
+        >
           <option value="desc">Descending</option>
           <option value="asc">Ascending</option>
         </Select>
       </div>
       {hasFilters(shown) && (
-        <button type="button" className="px-2 text-sm text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" onClick={() => push({ ...shown, status: [], agentKind: [], text: "", cursor: null })}>
+        <button
+          type="button"
+          className="px-2 text-sm text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white"
+          onClick={() => push({ ...shown, status: [], agentKind: [], text: "", cursor: null })}
+        >
           Clear filters
         </button>
       )}

@@ -2,11 +2,13 @@
 // The Loops page: filters in the URL, live rows, alarms, paging, and every
 // other state (loading, error, empty, nothing matches).
 import Link from "next/link";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { applyLiveRowToLists, notLiveRow } from "./live-list";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { ListStatusAnnouncer } from "@/components/loops/status-announcer";
 import { useLiveEvents } from "@/components/live/use-live-events";
 import { useNow } from "@/components/shared/use-now";
 import { errorMessage } from "@/components/shared/trpc-errors";
@@ -29,14 +31,22 @@ export function LoopListView() {
   const now = useNow(list.dataUpdatedAt);
   // Viewers see loops but cannot start them: no buttons that would only fail.
   const me = useQuery(trpc.auth.me.queryOptions());
-  const canOperate = me.data?.role === "operator" || me.data?.role === "admin";
+  const canOperate = me.data?.permissions.operateLoops ?? false;
   // Cursors of the pages before this one, so "Previous" works without a server round trip.
   const previous = useRef<(string | null)[]>([]);
 
   // Rows refresh on any loop's events, coalesced to one refetch a second.
-  const live = useLiveEvents({ refresh: [{ filters: [trpc.loops.list.pathFilter()], delayMs: 1000 }] });
+  // Live rows of iterations in flight only move "last output" on their row, without a refetch.
+  const queryClient = useQueryClient();
+  const live = useLiveEvents({
+    refresh: [{ filters: [trpc.loops.list.pathFilter()], delayMs: 1000, when: notLiveRow }],
+    onEvent: (e) => applyLiveRowToLists(queryClient, trpc.loops.list.pathFilter(), e),
+  });
 
-  const navigate = useCallback((next: ListParams) => router.replace(`${pathname}${toSearch(next)}`, { scroll: false }), [router, pathname]);
+  const navigate = useCallback(
+    (next: ListParams) => router.replace(`${pathname}${toSearch(next)}`, { scroll: false }),
+    [router, pathname],
+  );
   const onFilters = useCallback(
     (next: ListParams) => {
       previous.current = [];
@@ -47,18 +57,35 @@ export function LoopListView() {
 
   let body;
   if (list.isPending) body = <SkeletonRows rows={4} label="Loading loops" className="h-14" />;
-  else if (list.isError) body = <ErrorState title="Could not load loops" message={errorMessage(list.error)} onRetry={() => list.refetch()} />;
+  else if (list.isError)
+    body = (
+      <ErrorState title="Could not load loops" message={errorMessage(list.error)} onRetry={() => list.refetch()} />
+    );
   else if (list.data.items.length === 0 && !hasFilters(params) && !params.cursor) {
     body = (
       <EmptyState title="No loops yet" action={canOperate ? <StartDemoButton /> : undefined}>
         A Ralph loop gives an agent one goal and runs it again and again in a fresh context, scores every attempt, and
         stops only when the evidence says the goal is met, or a budget or limit says stop. Start a demo loop (no keys
-        needed) to watch one converge live, or <Link href="/loops/new" className="underline">configure your own</Link>.
+        needed) to watch one converge live, or{" "}
+        <Link href="/loops/new" className="underline">
+          configure your own
+        </Link>
+        .
       </EmptyState>
     );
   } else if (list.data.items.length === 0) {
     body = (
-      <EmptyState title="No loops match these filters" action={<Button variant="secondary" onClick={() => onFilters({ ...params, status: [], agentKind: [], text: "", cursor: null })}>Clear filters</Button>} />
+      <EmptyState
+        title="No loops match these filters"
+        action={
+          <Button
+            variant="secondary"
+            onClick={() => onFilters({ ...params, status: [], agentKind: [], text: "", cursor: null })}
+          >
+            Clear filters
+          </Button>
+        }
+      />
     );
   } else {
     const { items, nextCursor, total } = list.data;
@@ -66,13 +93,20 @@ export function LoopListView() {
       <>
         <LoopTable items={items} now={now} />
         <LoopCards items={items} now={now} />
-        <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
+        <nav
+          aria-label="Pages"
+          className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400"
+        >
           <span>
             {total} loop{total === 1 ? "" : "s"}
           </span>
           <div className="flex gap-2">
             {params.cursor && (
-              <Button variant="secondary" size="sm" onClick={() => navigate({ ...params, cursor: previous.current.pop() ?? null })}>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => navigate({ ...params, cursor: previous.current.pop() ?? null })}
+              >
                 Previous
               </Button>
             )}
@@ -99,7 +133,9 @@ export function LoopListView() {
       <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Loops</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Is each loop converging, what does it cost, is it stuck?</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Is each loop converging, what does it cost, is it stuck?
+          </p>
         </div>
         <div className="flex items-center gap-3">
           <LiveIndicator status={live.status} />
@@ -107,6 +143,7 @@ export function LoopListView() {
         </div>
       </div>
       <LoopFilters params={params} onChange={onFilters} />
+      <ListStatusAnnouncer items={list.data?.items} />
       {body}
     </>
   );

@@ -4,7 +4,8 @@ import type { LoopSummary } from "@/components/shared/api-types";
 import { Table, Td, Th } from "@/components/ui/table";
 import { AlarmBadges, CostCell, GoalCell, HealthBadge, ScoreCell, StatusCell } from "./loop-cells";
 import { formatRelative } from "./format";
-import { loopAlarms } from "./loop-alarms";
+import { allAlarms } from "./loop-alarms";
+import { SandboxOffBadge } from "./sandbox-badge";
 
 export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
   return (
@@ -23,16 +24,25 @@ export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
       </thead>
       <tbody>
         {items.map((loop) => {
-          const alarms = loopAlarms(loop, now);
+          const alarms = allAlarms(loop, now);
           return (
-            <tr key={loop.id} data-testid="loop-row" className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${alarms.length ? "bg-rose-50/60 dark:bg-rose-950/30" : ""}`}>
+            <tr
+              key={loop.id}
+              data-testid="loop-row"
+              className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${alarms.length ? "bg-rose-50/60 dark:bg-rose-950/30" : ""}`}
+            >
               <Td className="max-w-xs">
                 <GoalCell loop={loop} />
                 <AlarmBadges alarms={alarms} />
               </Td>
-              <Td>{loop.agentKind}</Td>
               <Td>
-                <StatusCell loop={loop} />
+                <span className="flex flex-col items-start gap-1">
+                  {loop.agentKind}
+                  <SandboxOffBadge parts={loop.unsandboxed} />
+                </span>
+              </Td>
+              <Td>
+                <StatusCell loop={loop} now={now} />
               </Td>
               <Td className="tabular-nums">
                 {loop.iteration} / {loop.maxIterations}
@@ -63,17 +73,25 @@ export function LoopCards({ items, now }: { items: LoopSummary[]; now: Date }) {
   return (
     <ul className="space-y-3 md:hidden" aria-label="Loops">
       {items.map((loop) => (
-        <li key={loop.id} data-testid="loop-card" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+        <li
+          key={loop.id}
+          data-testid="loop-card"
+          className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+        >
           <div className="flex items-start justify-between gap-3">
             <GoalCell loop={loop} />
-            <StatusCell loop={loop} />
+            <StatusCell loop={loop} now={now} />
           </div>
-          <AlarmBadges alarms={loopAlarms(loop, now)} />
+          <AlarmBadges alarms={allAlarms(loop, now)} />
+          <SandboxOffBadge parts={loop.unsandboxed} />
           <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
             <div>
               <dt className="text-xs text-slate-500 dark:text-slate-400">Agent · iteration</dt>
               <dd>
-                {loop.agentKind} · <span className="tabular-nums">{loop.iteration} / {loop.maxIterations}</span>
+                {loop.agentKind} ·{" "}
+                <span className="tabular-nums">
+                  {loop.iteration} / {loop.maxIterations}
+                </span>
               </dd>
             </div>
             <div>
@@ -92,7 +110,9 @@ export function LoopCards({ items, now }: { items: LoopSummary[]; now: Date }) {
               <dt className="text-xs text-slate-500 dark:text-slate-400">Health · activity</dt>
               <dd className="flex flex-wrap items-center gap-1">
                 <HealthBadge health={loop.health} />
-                <span className="text-xs text-slate-600 dark:text-slate-400">{formatRelative(new Date(loop.lastActivityAt), now)}</span>
+                <span className="text-xs text-slate-600 dark:text-slate-400">
+                  {formatRelative(new Date(loop.lastActivityAt), now)}
+                </span>
               </dd>
             </div>
           </dl>

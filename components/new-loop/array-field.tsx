@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { useFormContext } from "./form-context";
 import { fieldId, fieldKind, initialValue, labelOf, pathKey } from "./json-schema";
 import { Properties } from "./object-field";
-import type { FieldProps } from "./schema-field";
+import type { FieldProps } from "./field-props";
 import { UnionField } from "./union-field";
 
 /** "Scorers and validators" → "scorer"; "Secrets passed as variables" → "secret". */
@@ -25,17 +25,38 @@ export function ArrayField({ schema, path, name, value, depth }: FieldProps) {
       {items.length === 0 && <p className="mb-3 text-sm text-slate-500 dark:text-slate-400">None yet.</p>}
       <ol className="space-y-3">
         {items.map((item, i) => (
-          <li key={i} className="rounded-lg border border-slate-200 bg-slate-50/60 p-3 dark:border-slate-800 dark:bg-slate-950/40">
+          <li
+            key={i}
+            className="rounded-lg border border-slate-200 bg-slate-50/60 p-3 dark:border-slate-800 dark:bg-slate-950/40"
+          >
             <div className="mb-2 flex items-center justify-between gap-2">
               <span className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
                 {noun} {i + 1}
               </span>
-              <Button variant="ghost" size="sm" aria-label={`Remove ${noun} ${i + 1}`} onClick={() => set(path, items.filter((_, j) => j !== i))}>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Remove ${noun} ${i + 1}`}
+                onClick={() =>
+                  set(
+                    path,
+                    items.filter((_, j) => j !== i),
+                  )
+                }
+              >
                 Remove
               </Button>
             </div>
             {fieldKind(itemSchema) === "union" ? (
-              <UnionField schema={itemSchema} path={[...path, i]} name={`${noun} ${i + 1}`} value={item} required depth={depth + 1} bare />
+              <UnionField
+                schema={itemSchema}
+                path={[...path, i]}
+                name={`${noun} ${i + 1}`}
+                value={item}
+                required
+                depth={depth + 1}
+                bare
+              />
             ) : (
               <Properties schema={itemSchema} value={item} path={[...path, i]} depth={depth + 1} />
             )}
@@ -43,7 +64,12 @@ export function ArrayField({ schema, path, name, value, depth }: FieldProps) {
         ))}
       </ol>
       {error && <p className="mt-2 text-xs font-medium text-rose-700 dark:text-rose-400">{error}</p>}
-      <Button variant="secondary" size="sm" className="mt-3" onClick={() => set(path, [...items, initialValue(itemSchema) ?? {}])}>
+      <Button
+        variant="secondary"
+        size="sm"
+        className="mt-3"
+        onClick={() => set(path, [...items, initialValue(itemSchema) ?? {}])}
+      >
         Add {noun}
       </Button>
     </fieldset>

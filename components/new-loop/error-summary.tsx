@@ -6,10 +6,18 @@ import type { Issue } from "./validate";
 
 const fieldDomId = (path: string) => `f-${path.split(".").join("-") || "root"}`;
 
-export const ErrorSummary = forwardRef<HTMLDivElement, { issues: Issue[]; title?: string }>(function ErrorSummary({ issues, title = "Please fix these before creating the loop" }, ref) {
+export const ErrorSummary = forwardRef<HTMLDivElement, { issues: Issue[]; title?: string }>(function ErrorSummary(
+  { issues, title = "Please fix these before creating the loop" },
+  ref,
+) {
   if (issues.length === 0) return null;
   return (
-    <div ref={ref} tabIndex={-1} role="alert" className="rounded-xl border border-rose-300 bg-rose-50 p-4 text-sm text-rose-900 focus:outline-2 focus:outline-rose-500 dark:border-rose-900 dark:bg-rose-950 dark:text-rose-200">
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="alert"
+      className="rounded-xl border border-rose-300 bg-rose-50 p-4 text-sm text-rose-900 focus:outline-2 focus:outline-rose-500 dark:border-rose-900 dark:bg-rose-950 dark:text-rose-200"
+    >
       <p className="font-semibold">{title}</p>
       <ul className="mt-2 list-disc space-y-1 pl-5">
         {issues.slice(0, 20).map((issue, i) => (

@@ -1,10 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { discriminator, fieldKind, getAt, humanize, initialValue, setAt, variantOf, type JsonSchema } from "./json-schema";
+import {
+  discriminator,
+  fieldKind,
+  getAt,
+  humanize,
+  initialValue,
+  setAt,
+  variantOf,
+  type JsonSchema,
+} from "./json-schema";
 import { issuesByPath, validateValue } from "./validate";
 
 const agent: JsonSchema = {
   oneOf: [
-    { type: "object", description: "Demo agent", properties: { kind: { type: "string", const: "demo" }, delayMs: { type: "integer", default: 0, minimum: 0, maximum: 60000 } }, required: ["kind"] },
+    {
+      type: "object",
+      description: "Demo agent",
+      properties: {
+        kind: { type: "string", const: "demo" },
+        delayMs: { type: "integer", default: 0, minimum: 0, maximum: 60000 },
+      },
+      required: ["kind"],
+    },
     {
       type: "object",
       description: "Direct model call",
@@ -26,7 +43,22 @@ const root: JsonSchema = {
     goal: { type: "string", minLength: 1, maxLength: 20000 },
     name: { type: "string", default: "" },
     agent,
-    scorers: { type: "array", default: [], items: { oneOf: [{ type: "object", properties: { kind: { type: "string", const: "keyword" }, keywords: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } } }, required: ["kind", "keywords"] }] } },
+    scorers: {
+      type: "array",
+      default: [],
+      items: {
+        oneOf: [
+          {
+            type: "object",
+            properties: {
+              kind: { type: "string", const: "keyword" },
+              keywords: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } },
+            },
+            required: ["kind", "keywords"],
+          },
+        ],
+      },
+    },
     evidence: { type: "array", items: { type: "string", enum: ["score", "verifier"] } },
     percents: { type: "array", items: { type: "number", exclusiveMinimum: 0, maximum: 100 } },
     env: { type: "object", additionalProperties: { type: "string" } },
@@ -38,7 +70,17 @@ const root: JsonSchema = {
 describe("fieldKind", () => {
   it("picks a control for every node the loop definition uses", () => {
     const p = root.properties!;
-    expect([fieldKind(root), fieldKind(p.goal!), fieldKind(p.agent!), fieldKind(p.scorers!), fieldKind(p.evidence!), fieldKind(p.percents!), fieldKind(p.env!), fieldKind(p.schema!), fieldKind(p.price!)]).toEqual([
+    expect([
+      fieldKind(root),
+      fieldKind(p.goal!),
+      fieldKind(p.agent!),
+      fieldKind(p.scorers!),
+      fieldKind(p.evidence!),
+      fieldKind(p.percents!),
+      fieldKind(p.env!),
+      fieldKind(p.schema!),
+      fieldKind(p.price!),
+    ]).toEqual([
       "object",
       "string",
       "union",
@@ -117,7 +159,9 @@ describe("validateValue", () => {
   });
 
   it("checks numbers against their type and range", () => {
-    expect(validateValue(agent, { kind: "demo", delayMs: 1.5 }).map((i) => i.message)).toEqual(["must be a whole number"]);
+    expect(validateValue(agent, { kind: "demo", delayMs: 1.5 }).map((i) => i.message)).toEqual([
+      "must be a whole number",
+    ]);
     expect(validateValue(agent, { kind: "demo", delayMs: 70000 }).map((i) => i.message)).toEqual(["must be <= 60000"]);
   });
 

@@ -84,7 +84,11 @@ export function discriminator(s: JsonSchema): { key: string; variants: Variant[]
   if (!key) return null;
   return {
     key,
-    variants: options.map((o) => ({ value: String(o.properties![key]!.const), label: o.description ?? String(o.properties![key]!.const), schema: o })),
+    variants: options.map((o) => ({
+      value: String(o.properties![key]!.const),
+      label: o.description ?? String(o.properties![key]!.const),
+      schema: o,
+    })),
   };
 }
 
@@ -96,7 +100,10 @@ export function variantOf(s: JsonSchema, value: unknown): Variant | null {
 }
 
 export function humanize(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[-_]/g, " ").toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[-_]/g, " ")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -129,7 +136,9 @@ export function setAt(value: unknown, path: Path, next: unknown): unknown {
     arr[head] = setAt(arr[head], rest, next);
     return arr;
   }
-  const obj = { ...(value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}) };
+  const obj = {
+    ...(value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}),
+  };
   const child = setAt(obj[head!], rest, next);
   if (child === undefined) delete obj[head!];
   else obj[head!] = child;

@@ -6,17 +6,39 @@ import { useState } from "react";
 import { Checkbox, describedBy, Field, TextArea, TextInput } from "@/components/ui/field";
 import { useFormContext } from "./form-context";
 import { fieldId, labelOf, pathKey } from "./json-schema";
-import { hintFor, type FieldProps } from "./schema-field";
+import { hintFor, type FieldProps } from "./field-props";
 
-function useFieldBasics({ schema, path, name }: FieldProps, extraHint: string) {
+function useFieldBasics({ schema, path, name, required }: FieldProps, extraHint: string) {
   const { set, errors, redacted } = useFormContext();
   const id = fieldId(path);
   const key = pathKey(path);
   // Item errors (e.g. "argv.1") are shown on the list itself.
-  const own = [...errors.entries()].filter(([k]) => k === key || k.startsWith(`${key}.`)).flatMap(([k, m]) => (k === key ? m : m.map((x) => `entry ${Number(k.slice(key.length + 1).split(".")[0]) + 1}: ${x}`)));
+  const own = [...errors.entries()]
+    .filter(([k]) => k === key || k.startsWith(`${key}.`))
+    .flatMap(([k, m]) =>
+      k === key ? m : m.map((x) => `entry ${Number(k.slice(key.length + 1).split(".")[0]) + 1}: ${x}`),
+    );
   const error = own.length ? own.join("; ") : undefined;
-  const hint = hintFor({ ...schema, default: undefined }, [extraHint, [...redacted].some((r) => r.startsWith(key)) ? "redacted in the source loop: enter it again" : ""].filter(Boolean).join(" · "));
-  return { set, id, error, hint, label: labelOf(name, schema), a11y: { id, "aria-describedby": describedBy(id, hint, error), invalid: !!error } };
+  const hint = hintFor(
+    { ...schema, default: undefined },
+    [extraHint, [...redacted].some((r) => r.startsWith(key)) ? "redacted in the source loop: enter it again" : ""]
+      .filter(Boolean)
+      .join(" · "),
+  );
+  return {
+    set,
+    id,
+    error,
+    hint,
+    label: labelOf(name, schema),
+    a11y: {
+      id,
+      "aria-describedby": describedBy(id, hint, error),
+      // Required to screen readers too, not only by the visual asterisk.
+      "aria-required": (required && schema.default === undefined) || undefined,
+      invalid: !!error,
+    },
+  };
 }
 
 const asList = (v: unknown, fallback: unknown) => (Array.isArray(v) ? v : Array.isArray(fallback) ? fallback : []);
@@ -25,7 +47,13 @@ export function StringListField(props: FieldProps) {
   const { set, error, hint, label, a11y } = useFieldBasics(props, "one per line");
   const [raw, setRaw] = useState(() => asList(props.value, props.schema.default).join("\n"));
   return (
-    <Field id={a11y.id} label={label} hint={hint} error={error} required={props.required && props.schema.default === undefined}>
+    <Field
+      id={a11y.id}
+      label={label}
+      hint={hint}
+      error={error}
+      required={props.required && props.schema.default === undefined}
+    >
       <TextArea
         {...a11y}
         rows={Math.min(6, Math.max(2, raw.split("\n").length))}
@@ -35,7 +63,10 @@ export function StringListField(props: FieldProps) {
         onChange={(e) => {
           setRaw(e.target.value);
           const lines = e.target.value.split("\n").filter((l) => l.trim() !== "");
-          set(props.path, lines.length || props.schema.minItems ? lines : props.schema.default === undefined ? undefined : []);
+          set(
+            props.path,
+            lines.length || props.schema.minItems ? lines : props.schema.default === undefined ? undefined : [],
+          );
         }}
       />
     </Field>
@@ -53,8 +84,14 @@ export function NumberListField(props: FieldProps) {
         value={raw}
         onChange={(e) => {
           setRaw(e.target.value);
-          const parts = e.target.value.split(",").map((p) => p.trim()).filter(Boolean);
-          set(props.path, parts.map((p) => (Number.isFinite(Number(p)) ? Number(p) : NaN)));
+          const parts = e.target.value
+            .split(",")
+            .map((p) => p.trim())
+            .filter(Boolean);
+          set(
+            props.path,
+            parts.map((p) => (Number.isFinite(Number(p)) ? Number(p) : NaN)),
+          );
         }}
       />
     </Field>
@@ -74,7 +111,9 @@ export function EnumListField(props: FieldProps) {
             id={`${id}-${String(option)}`}
             label={String(option)}
             checked={selected.includes(option as string)}
-            onChange={(e) => set(props.path, e.target.checked ? [...selected, option] : selected.filter((s) => s !== option))}
+            onChange={(e) =>
+              set(props.path, e.target.checked ? [...selected, option] : selected.filter((s) => s !== option))
+            }
           />
         ))}
       </div>
@@ -86,7 +125,11 @@ export function EnumListField(props: FieldProps) {
 export function StringMapField(props: FieldProps) {
   const { set, error, hint, label, a11y } = useFieldBasics(props, "KEY=value, one per line");
   const initial = (props.value ?? props.schema.default ?? {}) as Record<string, string>;
-  const [raw, setRaw] = useState(() => Object.entries(initial).map(([k, v]) => `${k}=${v}`).join("\n"));
+  const [raw, setRaw] = useState(() =>
+    Object.entries(initial)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n"),
+  );
   return (
     <Field id={a11y.id} label={label} hint={hint} error={error}>
       <TextArea

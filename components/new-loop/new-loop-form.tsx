@@ -15,15 +15,17 @@ import { Checkbox } from "@/components/ui/field";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Tabs } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/toast";
+import { CheckPreview } from "./check-preview";
 import { ErrorSummary } from "./error-summary";
 import { FormContext, type FormContextValue } from "./form-context";
 import { JsonEditor } from "./json-editor";
 import { setAt, type JsonSchema, type Path } from "./json-schema";
 import { Properties } from "./object-field";
+import { SchemaField } from "./schema-field";
 import { TemplatePicker } from "./template-picker";
 import { issuesByPath, validateValue, type Issue } from "./validate";
 
-const ROOT_ORDER = ["goal", "name", "agent", "scorers", "verifier", "reflector", "loop", "workspace"];
+const ROOT_ORDER = ["goal", "name", "agent", "fallbackAgent", "scorers", "verifier", "reflector", "loop", "workspace"];
 
 export function NewLoopForm({ from }: { from?: string }) {
   const trpc = useTRPC();
@@ -31,19 +33,44 @@ export function NewLoopForm({ from }: { from?: string }) {
   const templates = useQuery(trpc.loops.templates.queryOptions());
   const source = useQuery({ ...trpc.loops.definition.queryOptions({ id: from ?? "" }), enabled: !!from });
 
-  if (schema.isPending || templates.isPending || (from && source.isPending)) return <SkeletonRows rows={6} label="Loading the form" className="h-16" />;
-  if (schema.isError || templates.isError) return <ErrorState title="Could not load the form" message={errorMessage(schema.error ?? templates.error)} onRetry={() => void (schema.refetch(), templates.refetch())} />;
-  if (from && source.isError) return <ErrorState title="Could not load the loop to clone" message={errorMessage(source.error)} onRetry={() => source.refetch()} />;
+  if (schema.isPending || templates.isPending || (from && source.isPending))
+    return <SkeletonRows rows={6} label="Loading the form" className="h-16" />;
+  if (schema.isError || templates.isError)
+    return (
+      <ErrorState
+        title="Could not load the form"
+        message={errorMessage(schema.error ?? templates.error)}
+        onRetry={() => void (schema.refetch(), templates.refetch())}
+      />
+    );
+  if (from && source.isError)
+    return (
+      <ErrorState
+        title="Could not load the loop to clone"
+        message={errorMessage(source.error)}
+        onRetry={() => source.refetch()}
+      />
+    );
   const clone = from && source.data ? source.data : null;
   return <LoopForm schema={schema.data as JsonSchema} templates={templates.data} clone={clone} />;
 }
 
-function LoopForm({ schema, templates, clone }: { schema: JsonSchema; templates: LoopTemplate[]; clone: { sourceId: string; definition: Record<string, unknown>; redactedPaths: string[] } | null }) {
+function LoopForm({
+  schema,
+  templates,
+  clone,
+}: {
+  schema: JsonSchema;
+  templates: LoopTemplate[];
+  clone: { sourceId: string; definition: Record<string, unknown>; redactedPaths: string[] } | null;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const first = templates[0] ?? null;
   const [templateId, setTemplateId] = useState<string | null>(clone ? null : (first?.id ?? null));
-  const [value, setValue] = useState<unknown>(() => structuredClone(clone?.definition ?? first?.definition ?? { goal: "", agent: { kind: "demo" } }));
+  const [value, setValue] = useState<unknown>(() =>
+    structuredClone(clone?.definition ?? first?.definition ?? { goal: "", agent: { kind: "demo" } }),
+  );
   // Bumped when values are replaced wholesale, so fields holding raw text start over.
   const [version, setVersion] = useState(0);
   const [mode, setMode] = useState("form");
@@ -54,14 +81,20 @@ function LoopForm({ schema, templates, clone }: { schema: JsonSchema; templates:
 
   const set = useCallback((path: Path, next: unknown) => setValue((v: unknown) => setAt(v, path, next)), []);
   const errors = useMemo(() => issuesByPath(issues), [issues]);
+  const workspace = String((value as { workspace?: unknown } | null)?.workspace ?? "");
   const context = useMemo<FormContextValue>(
     () => ({
       set,
       errors,
       hasErrorsUnder: (key) => [...errors.keys()].some((k) => k === key || k.startsWith(`${key}.`)),
       redacted: new Set(clone?.redactedPaths ?? []),
+      SchemaField,
+      itemExtra: (path, item) =>
+        path[0] === "scorers" && (item as { kind?: unknown } | null)?.kind === "command-check" ? (
+          <CheckPreview check={item as Record<string, unknown>} workspace={workspace} />
+        ) : null,
     }),
-    [set, errors, clone],
+    [set, errors, clone, workspace],
   );
 
   function replace(next: unknown, id: string | null) {
@@ -81,7 +114,9 @@ function LoopForm({ schema, templates, clone }: { schema: JsonSchema; templates:
     const found = validateValue(schema, value);
     if (found.length) return fail(found);
     try {
-      const { id } = await create.mutateAsync({ ...(value as Record<string, unknown>), start } as Parameters<typeof create.mutateAsync>[0]);
+      const { id } = await create.mutateAsync({ ...(value as Record<string, unknown>), start } as Parameters<
+        typeof create.mutateAsync
+      >[0]);
       toast(start ? "Loop created and queued" : "Loop saved as a draft", "success");
       router.push(`/loops/${id}`);
     } catch (error) {
@@ -117,12 +152,24 @@ function LoopForm({ schema, templates, clone }: { schema: JsonSchema; templates:
             setVersion((n) => n + 1);
           }}
           items={[
-            { id: "form", label: "Form", content: <Properties key={version} schema={schema} value={value} path={[]} depth={0} order={ROOT_ORDER} /> },
+            {
+              id: "form",
+              label: "Form",
+              content: (
+                <Properties key={version} schema={schema} value={value} path={[]} depth={0} order={ROOT_ORDER} />
+              ),
+            },
             { id: "json", label: "JSON", content: <JsonEditor key={version} value={value} onChange={setValue} /> },
           ]}
         />
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border dark:border-slate-800 dark:bg-slate-950/95">
-          <Checkbox id="start-now" label="Start immediately" hint="Otherwise it is saved as a draft you can start later." checked={start} onChange={(e) => setStart(e.target.checked)} />
+          <Checkbox
+            id="start-now"
+            label="Start immediately"
+            hint="Otherwise it is saved as a draft you can start later."
+            checked={start}
+            onChange={(e) => setStart(e.target.checked)}
+          />
           <Button type="submit" pending={create.isPending} disabled={create.isPending}>
             {start ? "Create and start loop" : "Save draft"}
           </Button>

@@ -1,31 +1,16 @@
 "use client";
-// One generated field: picks the control for its JSON Schema node.
+// One generated field: picks the control for its JSON Schema node. Containers
+// (objects, unions, lists of objects) render their children through the form
+// context's SchemaField, which the form fills with this component: the
+// recursion runs through the context, so the modules import one way only.
 import { Checkbox, describedBy, Field, Select, TextArea, TextInput } from "@/components/ui/field";
 import { ArrayField } from "./array-field";
+import { hintFor, type FieldProps } from "./field-props";
 import { useFormContext } from "./form-context";
-import { fieldId, fieldKind, isLongText, labelOf, pathKey, type JsonSchema, type Path } from "./json-schema";
+import { fieldId, fieldKind, isLongText, labelOf, pathKey } from "./json-schema";
 import { EnumListField, JsonField, NumberListField, StringListField, StringMapField } from "./list-fields";
 import { ObjectField } from "./object-field";
 import { UnionField } from "./union-field";
-
-export interface FieldProps {
-  schema: JsonSchema;
-  path: Path;
-  name: string;
-  value: unknown;
-  required: boolean;
-  depth: number;
-}
-
-/** Hint text: defaults and ranges, so nothing has to be guessed. */
-export function hintFor(schema: JsonSchema, extra?: string): string | undefined {
-  const parts: string[] = [];
-  if (extra) parts.push(extra);
-  if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) parts.push(`${schema.minimum}–${schema.maximum}`);
-  if (schema.default !== undefined && typeof schema.default !== "object" && schema.default !== "") parts.push(`default ${String(schema.default)}`);
-  if (schema.secret) parts.push("sensitive: hidden on shared pages");
-  return parts.length ? parts.join(" · ") : undefined;
-}
 
 export function SchemaField(props: FieldProps) {
   const { schema, path, name, value, required } = props;
@@ -36,7 +21,13 @@ export function SchemaField(props: FieldProps) {
   const label = labelOf(name, schema);
   const wasRedacted = redacted.has(key);
   const hint = hintFor(schema, wasRedacted ? "redacted in the source loop: enter it again" : undefined);
-  const a11y = { id, "aria-describedby": describedBy(id, hint, error), invalid: !!error };
+  const a11y = {
+    id,
+    "aria-describedby": describedBy(id, hint, error),
+    // Required to screen readers too, not only by the visual asterisk (e.g. Goal).
+    "aria-required": (required && schema.default === undefined) || undefined,
+    invalid: !!error,
+  };
 
   switch (fieldKind(schema)) {
     case "object":
@@ -60,7 +51,13 @@ export function SchemaField(props: FieldProps) {
     case "boolean":
       return (
         <div>
-          <Checkbox id={id} label={label} hint={hint} checked={Boolean(value ?? schema.default ?? false)} onChange={(e) => set(path, e.target.checked)} />
+          <Checkbox
+            id={id}
+            label={label}
+            hint={hint}
+            checked={Boolean(value ?? schema.default ?? false)}
+            onChange={(e) => set(path, e.target.checked)}
+          />
           {error && <p className="mt-1 text-xs font-medium text-rose-700 dark:text-rose-400">{error}</p>}
         </div>
       );
@@ -68,7 +65,11 @@ export function SchemaField(props: FieldProps) {
       const current = value ?? schema.default;
       return (
         <Field id={id} label={label} hint={hint} error={error} required={required && schema.default === undefined}>
-          <Select {...a11y} value={current === undefined ? "" : String(current)} onChange={(e) => set(path, e.target.value === "" ? undefined : e.target.value)}>
+          <Select
+            {...a11y}
+            value={current === undefined ? "" : String(current)}
+            onChange={(e) => set(path, e.target.value === "" ? undefined : e.target.value)}
+          >
             {current === undefined && <option value="">Choose…</option>}
             {schema.enum!.map((option) => (
               <option key={String(option)} value={String(option)}>
@@ -106,7 +107,14 @@ export function SchemaField(props: FieldProps) {
           {isLongText(name, schema) ? (
             <TextArea {...a11y} rows={name === "goal" ? 4 : 3} value={text} onChange={(e) => onText(e.target.value)} />
           ) : (
-            <TextInput {...a11y} type={schema.format === "uri" ? "url" : "text"} autoComplete="off" spellCheck={false} value={text} onChange={(e) => onText(e.target.value)} />
+            <TextInput
+              {...a11y}
+              type={schema.format === "uri" ? "url" : "text"}
+              autoComplete="off"
+              spellCheck={false}
+              value={text}
+              onChange={(e) => onText(e.target.value)}
+            />
           )}
         </Field>
       );

@@ -6,10 +6,10 @@ import { describedBy, Field, Select } from "@/components/ui/field";
 import { useFormContext } from "./form-context";
 import { discriminator, fieldId, initialValue, labelOf, pathKey, variantOf } from "./json-schema";
 import { Properties } from "./object-field";
-import type { FieldProps } from "./schema-field";
+import type { FieldProps } from "./field-props";
 
 export function UnionField({ schema, path, name, value, depth, bare = false }: FieldProps & { bare?: boolean }) {
-  const { set, errors } = useFormContext();
+  const { set, errors, itemExtra } = useFormContext();
   const d = discriminator(schema)!;
   const variant = variantOf(schema, value)!;
   const id = `${fieldId(path)}-${d.key}`;
@@ -23,7 +23,10 @@ export function UnionField({ schema, path, name, value, depth, bare = false }: F
         onChange={(e) => {
           const next = d.variants.find((v) => v.value === e.target.value)!;
           const fresh = (initialValue(next.schema) ?? {}) as Record<string, unknown>;
-          const keepName = value && typeof value === "object" && "name" in value && next.schema.properties?.name ? { name: (value as { name: unknown }).name } : {};
+          const keepName =
+            value && typeof value === "object" && "name" in value && next.schema.properties?.name
+              ? { name: (value as { name: unknown }).name }
+              : {};
           set(path, { ...fresh, ...keepName, [d.key]: next.value });
         }}
       >
@@ -41,6 +44,7 @@ export function UnionField({ schema, path, name, value, depth, bare = false }: F
       <div className="space-y-4">
         {selector}
         {fields}
+        {itemExtra?.(path, value)}
       </div>
     );
   }

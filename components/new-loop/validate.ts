@@ -34,9 +34,11 @@ export function validateValue(s: JsonSchema, value: unknown, path: Path = []): I
       for (const key of s.required ?? []) {
         const child = s.properties?.[key];
         const v = obj[key];
-        if ((v === undefined || v === "") && child?.default === undefined && child?.const === undefined) add("is required", [...path, key]);
+        if ((v === undefined || v === "") && child?.default === undefined && child?.const === undefined)
+          add("is required", [...path, key]);
       }
-      for (const [key, child] of Object.entries(s.properties ?? {})) issues.push(...validateValue(child, obj[key], [...path, key]));
+      for (const [key, child] of Object.entries(s.properties ?? {}))
+        issues.push(...validateValue(child, obj[key], [...path, key]));
       break;
     }
     case "enum":
@@ -44,17 +46,20 @@ export function validateValue(s: JsonSchema, value: unknown, path: Path = []): I
       break;
     case "number":
     case "integer": {
-      if (typeof value !== "number" || Number.isNaN(value)) return [{ path: pathKey(path), message: "must be a number" }];
+      if (typeof value !== "number" || Number.isNaN(value))
+        return [{ path: pathKey(path), message: "must be a number" }];
       if (kind === "integer" && !Number.isInteger(value)) add("must be a whole number");
       if (s.minimum !== undefined && value < s.minimum) add(`must be >= ${s.minimum}`);
-      if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER && value > s.maximum) add(`must be <= ${s.maximum}`);
+      if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER && value > s.maximum)
+        add(`must be <= ${s.maximum}`);
       if (s.exclusiveMinimum !== undefined && value <= s.exclusiveMinimum) add(`must be > ${s.exclusiveMinimum}`);
       if (s.exclusiveMaximum !== undefined && value >= s.exclusiveMaximum) add(`must be < ${s.exclusiveMaximum}`);
       break;
     }
     case "string": {
       if (typeof value !== "string") return [{ path: pathKey(path), message: "must be text" }];
-      if (s.minLength !== undefined && value.trim().length < s.minLength) add(s.minLength === 1 ? "is required" : `needs at least ${s.minLength} characters`);
+      if (s.minLength !== undefined && value.trim().length < s.minLength)
+        add(s.minLength === 1 ? "is required" : `needs at least ${s.minLength} characters`);
       if (s.maxLength !== undefined && value.length > s.maxLength) add(`must be at most ${s.maxLength} characters`);
       if (s.pattern && value !== "" && !new RegExp(s.pattern).test(value)) add(patternHint(s.pattern));
       if (s.format === "uri" && value !== "" && !/^https?:\/\/\S+$/.test(value)) add("must be an http(s) URL");
@@ -65,7 +70,8 @@ export function validateValue(s: JsonSchema, value: unknown, path: Path = []): I
     case "enum-list":
     case "object-list": {
       if (!Array.isArray(value)) return [{ path: pathKey(path), message: "must be a list" }];
-      if (s.minItems !== undefined && value.length < s.minItems) add(s.minItems === 1 ? "needs at least one entry" : `needs at least ${s.minItems} entries`);
+      if (s.minItems !== undefined && value.length < s.minItems)
+        add(s.minItems === 1 ? "needs at least one entry" : `needs at least ${s.minItems} entries`);
       value.forEach((item, i) => issues.push(...validateValue(s.items!, item, [...path, i])));
       break;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { point } from "@/lib/charts/fixtures";
+import { point } from "@/test/chart-fixtures";
 import { iterationLines, reportMarkdown, summaryRows, type ReportInput } from "./report-model";
 
 const input: ReportInput = {
@@ -20,10 +20,24 @@ const input: ReportInput = {
     bestScore: 0.96,
     lastScore: 0.96,
   },
-  report: { durationMs: 65_000, successRate: 1, success: true, failure: false, finalMeanScore: 0.96, efficiency: { cacheHitRate: 0.25, costPerCall: 0.006, tokensPerToolCall: null } },
+  report: {
+    durationMs: 65_000,
+    successRate: 1,
+    success: true,
+    failure: false,
+    finalMeanScore: 0.96,
+    efficiency: { cacheHitRate: 0.25, costPerCall: 0.006, tokensPerToolCall: null },
+  },
   series: [
     point(1, { meanScore: 0.5, scores: { coverage: 0.5 }, costUsd: 0.005, tokensIn: 400, claimedDone: true }),
-    point(2, { meanScore: 0.96, scores: { coverage: 0.96 }, costUsd: 0.0073, evidenceComplete: true, claimedDone: true, handoffTrigger: "explicit_request" }),
+    point(2, {
+      meanScore: 0.96,
+      scores: { coverage: 0.96 },
+      costUsd: 0.0073,
+      evidenceComplete: true,
+      claimedDone: true,
+      handoffTrigger: "explicit_request",
+    }),
   ],
 };
 
@@ -34,7 +48,7 @@ describe("report model", () => {
       "Stop type": "score threshold reached (score_threshold)",
       Iterations: "2 of at most 10",
       "Final score": "0.96",
-      "Total cost": "$0.01 of a $1.00 budget",
+      "Total cost": "$0.0123 of a $1.00 budget",
       Tokens: "1.5k (1.0k in, 500 out, 0 cache)",
       Duration: "1 min 05 s",
     });
@@ -48,12 +62,40 @@ describe("report model", () => {
   });
 
   it("renders Markdown with escaped table cells and the final output", () => {
-    const md = reportMarkdown(input, { number: 2, status: "succeeded", output: "line\n```code```", claimedDone: true, evidenceComplete: true }, new Date(Date.UTC(2026, 0, 1)));
+    const md = reportMarkdown(
+      input,
+      { number: 2, status: "succeeded", output: "line\n```code```", claimedDone: true, evidenceComplete: true },
+      new Date(Date.UTC(2026, 0, 1)),
+    );
     expect(md).toContain("# Docs \\| v2");
-    expect(md).toContain("| Stop reason | Mean score 0.960 >= 0.95 |");
+    expect(md).toContain("| Stop reason | Mean score 0.960 \\>= 0.95 |");
     expect(md).toContain("| 1 | succeeded | 0.50 | coverage 0.50 | said done, evidence says no |");
     expect(md).toContain("- Cache hit rate: 25%");
     expect(md).toContain("### Final output (iteration 2, succeeded)");
-    expect(md).not.toContain("```code```");
+    // The output is kept as printed, inside a fence longer than any backtick run in it.
+    expect(md).toContain("````\nline\n```code```\n````\n");
+  });
+
+  it("keeps user text inert: no links, images, raw HTML or autolinks, and output cannot leave its fence", () => {
+    const hostile = {
+      ...input,
+      loop: {
+        ...input.loop,
+        name: "[click](https://evil.example) ![x](http://t.example/p.png) <img src=x onerror=alert(1)>",
+        stopReason: "see www.evil.example\n# Fake heading | *bold* `code` &amp;",
+      },
+    };
+    const output = "done\n```\n</pre><script>alert(1)</script>\n[link](https://evil.example)\n````` more";
+    const md = reportMarkdown(
+      hostile,
+      { number: 2, status: "succeeded", output, claimedDone: true, evidenceComplete: true },
+      new Date(0),
+    );
+    const [before, fenced] = md.split("### Final output");
+    expect(before).not.toMatch(/(?<!\\)[[<]|(?<!\\)!|https?:\/\/|www\.evil/);
+    expect(before).toContain("\\[click\\]\\(https\\://evil.example\\)");
+    expect(before).toContain("see www\\.evil.example \\# Fake heading \\| \\*bold\\* \\`code\\` \\&amp;");
+    // A six-backtick fence: the output's five-backtick run and its ``` line cannot close it.
+    expect(fenced).toContain(`\n\`\`\`\`\`\`\n${output}\n\`\`\`\`\`\`\n`);
   });
 });

@@ -1,29 +1,44 @@
 // The facts a shared report states, computed once for the page, the JSON and
 // the Markdown export so the three never disagree. Pure.
 import { lastAttempts, type IterationPoint } from "@/lib/charts/types";
-import { formatDuration, formatScore, formatTokens, formatUsd, statusDisplay, stopTypeLabel } from "@/components/loops/format";
+import type { SharedReport } from "@/components/shared/api-types";
+import {
+  formatDuration,
+  formatScore,
+  formatTokens,
+  formatUsd,
+  statusDisplay,
+  stopTypeLabel,
+} from "@/components/loops/format";
 
-export interface ReportLoop {
-  name: string;
-  goal: string;
-  agentKind: string;
-  status: string;
-  stopType: string | null;
-  stopReason: string | null;
-  iteration: number;
-  maxIterations: number;
-  costUsd: number;
-  budgetUsd: number | null;
-  tokensIn: number;
-  tokensOut: number;
-  tokensCache: number;
-  bestScore: number | null;
-  lastScore: number | null;
-}
+type Shared = SharedReport;
+
+/** The loop fields a report states, as `share.view` returns them. */
+export type ReportLoop = Pick<
+  Shared["loop"],
+  | "name"
+  | "goal"
+  | "agentKind"
+  | "status"
+  | "stopType"
+  | "stopReason"
+  | "iteration"
+  | "maxIterations"
+  | "costUsd"
+  | "budgetUsd"
+  | "tokensIn"
+  | "tokensOut"
+  | "tokensCache"
+  | "bestScore"
+  | "lastScore"
+>;
 
 export interface ReportInput {
   loop: ReportLoop;
-  report: { durationMs: number; successRate: number; success: boolean; failure: boolean; finalMeanScore: number | null; efficiency: { cacheHitRate: number | null; costPerCall: number | null; tokensPerToolCall: number | null } } | null;
+  report: Pick<
+    NonNullable<Shared["report"]>,
+    "durationMs" | "successRate" | "success" | "failure" | "finalMeanScore" | "efficiency"
+  > | null;
   series: IterationPoint[];
 }
 
@@ -43,13 +58,19 @@ export function summaryRows(r: ReportInput): [string, string][] {
     ["Goal", loop.goal],
     ["Agent", loop.agentKind],
     ["Status", statusDisplay(loop.status).label],
-    ["Stop type", loop.stopType && loop.stopType !== "none" ? `${stopTypeLabel(loop.stopType)} (${loop.stopType})` : "—"],
+    [
+      "Stop type",
+      loop.stopType && loop.stopType !== "none" ? `${stopTypeLabel(loop.stopType)} (${loop.stopType})` : "—",
+    ],
     ["Stop reason", loop.stopReason ?? "—"],
     ["Iterations", `${loop.iteration} of at most ${loop.maxIterations}`],
     ["Final score", formatScore(r.report?.finalMeanScore ?? loop.lastScore)],
     ["Best score", formatScore(loop.bestScore)],
     ["Total cost", `${formatUsd(loop.costUsd)}${loop.budgetUsd ? ` of a ${formatUsd(loop.budgetUsd)} budget` : ""}`],
-    ["Tokens", `${formatTokens(tokens)} (${formatTokens(loop.tokensIn)} in, ${formatTokens(loop.tokensOut)} out, ${formatTokens(loop.tokensCache)} cache)`],
+    [
+      "Tokens",
+      `${formatTokens(tokens)} (${formatTokens(loop.tokensIn)} in, ${formatTokens(loop.tokensOut)} out, ${formatTokens(loop.tokensCache)} cache)`,
+    ],
     ["Duration", formatDuration(r.report?.durationMs ?? null)],
   ];
 }
@@ -74,7 +95,14 @@ export function iterationLines(series: IterationPoint[]): IterationLine[] {
     scores: Object.entries(p.scores)
       .map(([k, v]) => `${k} ${v.toFixed(2)}`)
       .join(", "),
-    claim: p.claimedDone && !p.evidenceComplete ? "said done, evidence says no" : p.claimedDone ? "done (evidence agrees)" : p.evidenceComplete ? "evidence complete" : "",
+    claim:
+      p.claimedDone && !p.evidenceComplete
+        ? "said done, evidence says no"
+        : p.claimedDone
+          ? "done (evidence agrees)"
+          : p.evidenceComplete
+            ? "evidence complete"
+            : "",
     cost: formatUsd(p.costUsd),
     tokens: formatTokens(p.tokensIn + p.tokensOut + p.tokensCache),
     duration: formatDuration(p.durationMs),
@@ -82,25 +110,72 @@ export function iterationLines(series: IterationPoint[]): IterationLine[] {
   }));
 }
 
-const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+/**
+ * User-supplied text (names, goals, stop reasons, scorer names) as inert
+ * Markdown on one line: Markdown and HTML punctuation is backslash-escaped, so
+ * it cannot open a link, an image, raw HTML, emphasis or a table cell, and
+ * bare URLs are defused so renderers do not autolink them.
+ */
+export const markdownText = (s: string) =>
+  s
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[\\`*_{}[\]()<>&!|~#]/g, "\\$&")
+    .replace(/:\/\//g, "\\://")
+    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\\.`);
+
+const cell = markdownText;
+
+/** A code fence longer than any backtick run in `text`, so the text cannot close it. */
+export function codeFence(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
 
 export function reportMarkdown(r: ReportInput, final: FinalIteration | null, generatedAt: Date): string {
   const title = r.loop.name || r.loop.goal;
-  const lines = [`# ${cell(title)}`, "", `Shared Ralph Control report, generated ${generatedAt.toISOString()}.`, "", "## Summary", "", "| | |", "|---|---|"];
+  const lines = [
+    `# ${cell(title)}`,
+    "",
+    `Shared Ralph Control report, generated ${generatedAt.toISOString()}.`,
+    "",
+    "## Summary",
+    "",
+    "| | |",
+    "|---|---|",
+  ];
   for (const [k, v] of summaryRows(r)) lines.push(`| ${k} | ${cell(v)} |`);
-  lines.push("", "## Iterations", "", "| # | Status | Mean | Scores | Claim vs evidence | Cost | Tokens | Duration | Handoff |", "|---|---|---|---|---|---|---|---|---|");
+  lines.push(
+    "",
+    "## Iterations",
+    "",
+    "| # | Status | Mean | Scores | Claim vs evidence | Cost | Tokens | Duration | Handoff |",
+    "|---|---|---|---|---|---|---|---|---|",
+  );
   for (const i of iterationLines(r.series)) {
-    lines.push(`| ${i.number} | ${i.status} | ${i.mean} | ${cell(i.scores)} | ${i.claim} | ${i.cost} | ${i.tokens} | ${i.duration} | ${i.handoff} |`);
+    lines.push(
+      `| ${i.number} | ${cell(i.status)} | ${i.mean} | ${cell(i.scores)} | ${i.claim} | ${i.cost} | ${i.tokens} | ${i.duration} | ${cell(i.handoff)} |`,
+    );
   }
   lines.push("", "## End-of-run report", "");
   if (r.report) {
-    lines.push(`- Outcome: ${r.report.success ? "success" : r.report.failure ? "failure" : "no success (limit, operator or still running)"}`);
+    lines.push(
+      `- Outcome: ${r.report.success ? "success" : r.report.failure ? "failure" : "no success (limit, operator or still running)"}`,
+    );
     lines.push(`- Successful iterations: ${Math.round(r.report.successRate * 100)}%`);
-    if (r.report.efficiency.cacheHitRate !== null) lines.push(`- Cache hit rate: ${Math.round(r.report.efficiency.cacheHitRate * 100)}%`);
-    if (r.report.efficiency.costPerCall !== null) lines.push(`- Cost per agent call: ${formatUsd(r.report.efficiency.costPerCall)}`);
+    if (r.report.efficiency.cacheHitRate !== null)
+      lines.push(`- Cache hit rate: ${Math.round(r.report.efficiency.cacheHitRate * 100)}%`);
+    if (r.report.efficiency.costPerCall !== null)
+      lines.push(`- Cost per agent call: ${formatUsd(r.report.efficiency.costPerCall)}`);
   }
   if (final) {
-    lines.push("", `### Final output (iteration ${final.number}, ${final.status})`, "", "```", final.output.replace(/```/g, "ʼʼʼ"), "```");
+    lines.push(
+      "",
+      `### Final output (iteration ${final.number}, ${final.status})`,
+      "",
+      codeFence(final.output),
+      final.output,
+      codeFence(final.output),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -18,20 +18,40 @@ function Section({ title, children, id }: { title: string; children: React.React
   );
 }
 
-export function ReportView({ report, final, token, generatedAt }: { report: SharedReport; final: FinalIteration | null; token: string; generatedAt: Date }) {
+export function ReportView({
+  report,
+  final,
+  token,
+  generatedAt,
+}: {
+  report: SharedReport;
+  final: FinalIteration | null;
+  token: string;
+  generatedAt: Date;
+}) {
   const { loop } = report;
   const series = report.series as IterationPoint[];
   const status = statusDisplay(loop.status);
   const lines = iterationLines(series);
-  const outcome = report.report?.success ? "The goal was met, on evidence." : report.report?.failure ? "The loop failed." : ["completed", "failed", "stopped", "cancelled"].includes(loop.status) ? "The loop stopped without meeting the goal." : "The loop has not finished yet.";
+  const outcome = report.report?.success
+    ? "The goal was met, on evidence."
+    : report.report?.failure
+      ? "The loop failed."
+      : loop.isTerminal
+        ? "The loop stopped without meeting the goal."
+        : "The loop has not finished yet.";
   return (
     <article className="report mx-auto max-w-5xl space-y-8">
       <header className="space-y-2">
-        <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">Shared loop report · read-only</p>
+        <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
+          Shared loop report · read-only
+        </p>
         <h1 className="break-words text-2xl font-semibold tracking-tight">{loop.name || loop.goal}</h1>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <Badge tone={status.tone}>{status.label}</Badge>
-          <span className="text-slate-600 dark:text-slate-400">Generated {generatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC</span>
+          <span className="text-slate-600 dark:text-slate-400">
+            Generated {generatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+          </span>
         </div>
         <nav aria-label="Export" className="no-print flex flex-wrap gap-3 pt-1 text-sm">
           <a className="underline" href={`/r/${token}/export/json`} rel="noreferrer">
@@ -45,7 +65,10 @@ export function ReportView({ report, final, token, generatedAt }: { report: Shar
       </header>
 
       <Section title="Summary" id="summary">
-        <dl data-testid="report-summary" className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[10rem_1fr] dark:border-slate-800 dark:bg-slate-900">
+        <dl
+          data-testid="report-summary"
+          className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[10rem_1fr] dark:border-slate-800 dark:bg-slate-900"
+        >
           {summaryRows({ loop, report: report.report, series }).map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
@@ -60,15 +83,22 @@ export function ReportView({ report, final, token, generatedAt }: { report: Shar
       </Section>
 
       <Section title="Iterations" id="iterations">
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+        <div
+          role="region"
+          aria-label="Iterations (scrolls sideways)"
+          tabIndex={0}
+          className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+        >
           <table className="w-full text-left text-sm" aria-label="Iterations">
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:text-slate-400">
               <tr>
-                {["#", "Status", "Mean", "Scores", "Claim vs evidence", "Cost", "Tokens", "Duration", "Handoff"].map((h) => (
-                  <th key={h} scope="col" className="px-3 py-2 font-medium">
-                    {h}
-                  </th>
-                ))}
+                {["#", "Status", "Mean", "Scores", "Claim vs evidence", "Cost", "Tokens", "Duration", "Handoff"].map(
+                  (h) => (
+                    <th key={h} scope="col" className="px-3 py-2 font-medium">
+                      {h}
+                    </th>
+                  ),
+                )}
               </tr>
             </thead>
             <tbody>
@@ -78,7 +108,11 @@ export function ReportView({ report, final, token, generatedAt }: { report: Shar
                   <td className="px-3 py-2">{l.status}</td>
                   <td className="px-3 py-2 tabular-nums">{l.mean}</td>
                   <td className="px-3 py-2 text-xs">{l.scores}</td>
-                  <td className={`px-3 py-2 text-xs ${l.claim.startsWith("said done") ? "font-semibold text-rose-700 dark:text-rose-400" : ""}`}>{l.claim}</td>
+                  <td
+                    className={`px-3 py-2 text-xs ${l.claim.startsWith("said done") ? "font-semibold text-rose-700 dark:text-rose-400" : ""}`}
+                  >
+                    {l.claim}
+                  </td>
                   <td className="px-3 py-2 tabular-nums">{l.cost}</td>
                   <td className="px-3 py-2 tabular-nums">{l.tokens}</td>
                   <td className="px-3 py-2 tabular-nums">{l.duration}</td>
@@ -96,8 +130,12 @@ export function ReportView({ report, final, token, generatedAt }: { report: Shar
           {report.report && (
             <ul className="list-disc space-y-1 pl-5">
               <li>Successful iterations: {Math.round(report.report.successRate * 100)}%</li>
-              {report.report.efficiency.cacheHitRate !== null && <li>Cache hit rate: {Math.round(report.report.efficiency.cacheHitRate * 100)}%</li>}
-              {report.report.efficiency.costPerCall !== null && <li>Cost per agent call: ${report.report.efficiency.costPerCall.toFixed(4)}</li>}
+              {report.report.efficiency.cacheHitRate !== null && (
+                <li>Cache hit rate: {Math.round(report.report.efficiency.cacheHitRate * 100)}%</li>
+              )}
+              {report.report.efficiency.costPerCall !== null && (
+                <li>Cost per agent call: ${report.report.efficiency.costPerCall.toFixed(4)}</li>
+              )}
             </ul>
           )}
           {final && (
@@ -106,16 +144,31 @@ export function ReportView({ report, final, token, generatedAt }: { report: Shar
                 Final output (iteration {final.number}, {final.status}
                 {final.claimedDone && !final.evidenceComplete ? "; the agent said done, the evidence says no" : ""})
               </h3>
-              <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded-lg border border-slate-200 bg-slate-50 p-3 text-xs print:max-h-none dark:border-slate-800 dark:bg-slate-950">{final.output || "(empty)"}</pre>
+              <pre
+                tabIndex={0}
+                aria-label={`Final output of iteration ${final.number}`}
+                className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded-lg border border-slate-200 bg-slate-50 p-3 text-xs print:max-h-none dark:border-slate-800 dark:bg-slate-950"
+              >
+                {final.output || "(empty)"}
+              </pre>
             </div>
           )}
         </div>
       </Section>
 
       <Section title="Configuration (redacted)" id="configuration">
-        <details className="rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900" open>
+        <details
+          className="rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
+          open
+        >
           <summary className="cursor-pointer font-medium">Agent, scorers, verifier, reflector and limits</summary>
-          <pre className="mt-2 max-h-96 overflow-auto text-xs print:max-h-none">{JSON.stringify(loop.definition, null, 2)}</pre>
+          <pre
+            tabIndex={0}
+            aria-label="Loop definition (redacted)"
+            className="mt-2 max-h-96 overflow-auto text-xs print:max-h-none"
+          >
+            {JSON.stringify(loop.definition, null, 2)}
+          </pre>
         </details>
       </Section>
     </article>

@@ -45,10 +45,24 @@ export function SvgLineChart({
   const yTicks = niceTicks(yDomain[0], yDomain[1], 4);
   const barWidth = bars?.length ? Math.max(2, ((W - PAD.left - PAD.right) / (xDomain[1] - xDomain[0])) * 0.7) : 0;
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title} className="h-auto w-full text-slate-500" preserveAspectRatio="xMidYMid meet">
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={title}
+      className="h-auto w-full text-slate-600 dark:text-slate-400"
+      preserveAspectRatio="xMidYMid meet"
+    >
       {yTicks.map((t) => (
         <g key={`y${t}`}>
-          <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke="#94a3b8" strokeOpacity={0.3} strokeDasharray="3 3" />
+          <line
+            x1={PAD.left}
+            x2={W - PAD.right}
+            y1={y(t)}
+            y2={y(t)}
+            stroke="#94a3b8"
+            strokeOpacity={0.3}
+            strokeDasharray="3 3"
+          />
           <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" fontSize={11} fill="currentColor">
             {yFormat(t)}
           </text>
@@ -64,7 +78,16 @@ export function SvgLineChart({
         let base = 0;
         return b.stack.map((s, i) => {
           const top = base + s.value;
-          const rect = <rect key={`${b.x}-${i}`} x={x(b.x) - barWidth / 2} width={barWidth} y={y(top)} height={Math.max(0, y(base) - y(top))} fill={s.color} />;
+          const rect = (
+            <rect
+              key={`${b.x}-${i}`}
+              x={x(b.x) - barWidth / 2}
+              width={barWidth}
+              y={y(top)}
+              height={Math.max(0, y(base) - y(top))}
+              fill={s.color}
+            />
+          );
           base = top;
           return rect;
         });
@@ -72,7 +95,7 @@ export function SvgLineChart({
       {hRules.map((r) => (
         <g key={`h${r.label}`}>
           <line x1={PAD.left} x2={W - PAD.right} y1={y(r.at)} y2={y(r.at)} stroke={r.color} strokeDasharray="6 3" />
-          <text x={PAD.left + 4} y={y(r.at) - 4} fontSize={11} fill={r.color}>
+          <text x={PAD.left + 4} y={y(r.at) - 4} fontSize={11} fill="currentColor">
             {r.label}
           </text>
         </g>
@@ -86,7 +109,15 @@ export function SvgLineChart({
         </g>
       ))}
       {series.map((s) => (
-        <path key={s.name} d={linePath(s.points, x, y)} fill="none" stroke={s.color} strokeWidth={s.width ?? 1.75} strokeDasharray={s.dashed ? "5 4" : undefined} strokeLinejoin="round" />
+        <path
+          key={s.name}
+          d={linePath(s.points, x, y)}
+          fill="none"
+          stroke={s.color}
+          strokeWidth={s.width ?? 1.75}
+          strokeDasharray={s.dashed ? "5 4" : undefined}
+          strokeLinejoin="round"
+        />
       ))}
     </svg>
   );
@@ -98,7 +129,15 @@ export function SvgLegend({ items }: { items: { name: string; color: string; das
       {items.map((i) => (
         <li key={i.name} className="inline-flex items-center gap-1.5">
           <svg width="16" height="6" aria-hidden>
-            <line x1="0" x2="16" y1="3" y2="3" stroke={i.color} strokeWidth="2.5" strokeDasharray={i.dashed ? "4 3" : undefined} />
+            <line
+              x1="0"
+              x2="16"
+              y1="3"
+              y2="3"
+              stroke={i.color}
+              strokeWidth="2.5"
+              strokeDasharray={i.dashed ? "4 3" : undefined}
+            />
           </svg>
           {i.name}
         </li>

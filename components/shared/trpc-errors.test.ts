@@ -3,13 +3,20 @@ import { errorMessage, fieldIssues } from "./trpc-errors";
 
 describe("trpc errors", () => {
   it("reads full issue paths from zod's JSON message", () => {
-    const error = { message: JSON.stringify([{ code: "too_small", path: ["loop", "stop", "maxIterations"], message: "must be >= 1" }]) };
+    const error = {
+      message: JSON.stringify([
+        { code: "too_small", path: ["loop", "stop", "maxIterations"], message: "must be >= 1" },
+      ]),
+    };
     expect(fieldIssues(error)).toEqual([{ path: "loop.stop.maxIterations", message: "must be >= 1" }]);
     expect(errorMessage(error)).toBe("loop.stop.maxIterations: must be >= 1");
   });
 
   it("falls back to the flattened error", () => {
-    const error = { message: "Input validation failed", data: { zodError: { formErrors: ["bad"], fieldErrors: { goal: ["a loop needs a goal"] } } } };
+    const error = {
+      message: "Input validation failed",
+      data: { zodError: { formErrors: ["bad"], fieldErrors: { goal: ["a loop needs a goal"] } } },
+    };
     expect(fieldIssues(error)).toEqual([
       { path: "", message: "bad" },
       { path: "goal", message: "a loop needs a goal" },
@@ -17,7 +24,9 @@ describe("trpc errors", () => {
   });
 
   it("uses the plain message otherwise", () => {
-    expect(errorMessage({ message: "Cannot resume: the loop is not paused" })).toBe("Cannot resume: the loop is not paused");
+    expect(errorMessage({ message: "Cannot resume: the loop is not paused" })).toBe(
+      "Cannot resume: the loop is not paused",
+    );
     expect(errorMessage(null)).toBe("Something went wrong");
   });
 });

@@ -9,7 +9,10 @@ export interface FieldIssue {
 
 interface ErrorLike {
   message?: string;
-  data?: { code?: string; zodError?: { formErrors?: string[]; fieldErrors?: Record<string, string[] | undefined> } | null } | null;
+  data?: {
+    code?: string;
+    zodError?: { formErrors?: string[]; fieldErrors?: Record<string, string[] | undefined> } | null;
+  } | null;
 }
 
 export function fieldIssues(error: unknown): FieldIssue[] {
@@ -19,7 +22,10 @@ export function fieldIssues(error: unknown): FieldIssue[] {
     const parsed: unknown = JSON.parse(e.message ?? "");
     if (Array.isArray(parsed)) {
       return parsed
-        .filter((i): i is { path: unknown[]; message: string } => !!i && Array.isArray(i.path) && typeof i.message === "string")
+        .filter(
+          (i): i is { path: unknown[]; message: string } =>
+            !!i && Array.isArray(i.path) && typeof i.message === "string",
+        )
         .map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
     }
   } catch {
@@ -29,7 +35,9 @@ export function fieldIssues(error: unknown): FieldIssue[] {
   if (!z) return [];
   return [
     ...(z.formErrors ?? []).map((message) => ({ path: "", message })),
-    ...Object.entries(z.fieldErrors ?? {}).flatMap(([path, messages]) => (messages ?? []).map((message) => ({ path, message }))),
+    ...Object.entries(z.fieldErrors ?? {}).flatMap(([path, messages]) =>
+      (messages ?? []).map((message) => ({ path, message })),
+    ),
   ];
 }
 

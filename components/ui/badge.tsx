@@ -10,9 +10,22 @@ const TONES: Record<BadgeTone, string> = {
   info: "bg-sky-50 text-sky-800 ring-sky-200 dark:bg-sky-950 dark:text-sky-300 dark:ring-sky-900",
 };
 
-export function Badge({ tone = "neutral", children, title, dot = false }: { tone?: BadgeTone; children: ReactNode; title?: string; dot?: boolean }) {
+export function Badge({
+  tone = "neutral",
+  children,
+  title,
+  dot = false,
+}: {
+  tone?: BadgeTone;
+  children: ReactNode;
+  title?: string;
+  dot?: boolean;
+}) {
   return (
-    <span title={title} className={`inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>
+    <span
+      title={title}
+      className={`inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}
+    >
       {dot && <span aria-hidden className="h-1.5 w-1.5 rounded-full bg-current" />}
       {children}
     </span>

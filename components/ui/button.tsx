@@ -18,7 +18,7 @@ const VARIANTS: Record<ButtonVariant, string> = {
 const SIZES: Record<ButtonSize, string> = { sm: "px-2.5 py-1.5 text-xs", md: "px-3 py-2 text-sm" };
 
 const BASE =
-  "inline-flex items-center justify-center gap-2 rounded-md font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-500 disabled:cursor-not-allowed disabled:opacity-50";
+  "inline-flex items-center justify-center gap-2 rounded-md font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-500 disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50";
 
 export const buttonClass = (variant: ButtonVariant = "primary", size: ButtonSize = "md", extra = "") =>
   `${BASE} ${VARIANTS[variant]} ${SIZES[size]} ${extra}`;
@@ -26,13 +26,35 @@ export const buttonClass = (variant: ButtonVariant = "primary", size: ButtonSize
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
   size?: ButtonSize;
-  /** Shows a spinner and marks the button busy; it stays focusable so screen readers hear the change. */
+  /**
+   * Shows a spinner and marks the button busy. A pressed button keeps focus:
+   * while pending it is aria-disabled (clicks ignored), never `disabled`,
+   * which would drop focus to <body>.
+   */
   pending?: boolean;
 }
 
-export function Button({ variant = "primary", size = "md", pending = false, className = "", children, ...props }: ButtonProps) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  pending = false,
+  className = "",
+  children,
+  disabled,
+  onClick,
+  ...props
+}: ButtonProps) {
+  const inert = pending || props["aria-disabled"] === true || props["aria-disabled"] === "true";
   return (
-    <button type="button" aria-busy={pending || undefined} className={buttonClass(variant, size, className)} {...props}>
+    <button
+      type="button"
+      aria-busy={pending || undefined}
+      className={buttonClass(variant, size, className)}
+      {...props}
+      aria-disabled={inert || undefined}
+      disabled={pending ? false : disabled}
+      onClick={inert ? (e) => e.preventDefault() : onClick}
+    >
       {pending && <Spinner />}
       {children}
     </button>
@@ -40,7 +62,12 @@ export function Button({ variant = "primary", size = "md", pending = false, clas
 }
 
 export function Spinner({ className = "h-3.5 w-3.5" }: { className?: string }) {
-  return <span aria-hidden className={`inline-block animate-spin rounded-full border-2 border-current border-r-transparent ${className}`} />;
+  return (
+    <span
+      aria-hidden
+      className={`inline-block animate-spin rounded-full border-2 border-current border-r-transparent ${className}`}
+    />
+  );
 }
 
 export function ButtonLink({

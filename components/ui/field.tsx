@@ -3,21 +3,41 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
 
 const CONTROL =
   "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-500 disabled:opacity-60 dark:bg-slate-950 dark:text-slate-100";
-const border = (invalid?: boolean) => (invalid ? "border-rose-500 dark:border-rose-500" : "border-slate-300 dark:border-slate-700");
+const border = (invalid?: boolean) =>
+  invalid ? "border-rose-500 dark:border-rose-500" : "border-slate-300 dark:border-slate-700";
 
 export const describedBy = (id: string, hint?: ReactNode, error?: ReactNode) =>
   [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
 
-export function Field({ id, label, hint, error, children, required }: { id: string; label: ReactNode; hint?: ReactNode; error?: ReactNode; children: ReactNode; required?: boolean }) {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+  required,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+  children: ReactNode;
+  required?: boolean;
+}) {
   return (
     <div className="min-w-0">
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-800 dark:text-slate-200">
         {label}
-        {required && <span className="text-rose-700 dark:text-rose-400"> *</span>}
+        {required && (
+          <span aria-hidden className="text-rose-700 dark:text-rose-400">
+            {" "}
+            *
+          </span>
+        )}
       </label>
       {children}
       {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
           {hint}
         </p>
       )}
@@ -30,15 +50,32 @@ export function Field({ id, label, hint, error, children, required }: { id: stri
   );
 }
 
-export function TextInput({ invalid, className = "", ...props }: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
-  return <input aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props} />;
+export function TextInput({
+  invalid,
+  className = "",
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
+  return (
+    <input aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props} />
+  );
 }
 
-export function TextArea({ invalid, className = "", ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
-  return <textarea aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props} />;
+export function TextArea({
+  invalid,
+  className = "",
+  ...props
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
+  return (
+    <textarea aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props} />
+  );
 }
 
-export function Select({ invalid, className = "", children, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { invalid?: boolean }) {
+export function Select({
+  invalid,
+  className = "",
+  children,
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { invalid?: boolean }) {
   return (
     <select aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props}>
       {children}
@@ -46,10 +83,21 @@ export function Select({ invalid, className = "", children, ...props }: SelectHT
   );
 }
 
-export function Checkbox({ id, label, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { id: string; label: ReactNode; hint?: ReactNode }) {
+export function Checkbox({
+  id,
+  label,
+  hint,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { id: string; label: ReactNode; hint?: ReactNode }) {
   return (
     <div className="flex items-start gap-2">
-      <input id={id} type="checkbox" aria-describedby={hint ? `${id}-hint` : undefined} className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-slate-900 dark:accent-white" {...props} />
+      <input
+        id={id}
+        type="checkbox"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-slate-900 dark:accent-white"
+        {...props}
+      />
       <div>
         <label htmlFor={id} className="text-sm text-slate-800 dark:text-slate-200">
           {label}

@@ -5,13 +5,30 @@
 import { useSyncExternalStore } from "react";
 
 const noop = () => () => undefined;
-export const useHydrated = () => useSyncExternalStore(noop, () => true, () => false);
+export const useHydrated = () =>
+  useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
 
-export function LocalTime({ date, mode = "datetime", className }: { date: Date | string | number; mode?: "datetime" | "time"; className?: string }) {
+export function LocalTime({
+  date,
+  mode = "datetime",
+  className,
+}: {
+  date: Date | string | number;
+  mode?: "datetime" | "time";
+  className?: string;
+}) {
   const hydrated = useHydrated();
   const d = new Date(date);
   const iso = d.toISOString();
-  const text = hydrated ? (mode === "time" ? d.toLocaleTimeString() : d.toLocaleString()) : `${mode === "time" ? iso.slice(11, 19) : iso.slice(0, 19).replace("T", " ")} UTC`;
+  const text = hydrated
+    ? mode === "time"
+      ? d.toLocaleTimeString()
+      : d.toLocaleString()
+    : `${mode === "time" ? iso.slice(11, 19) : iso.slice(0, 19).replace("T", " ")} UTC`;
   return (
     <time dateTime={iso} className={className}>
       {text}

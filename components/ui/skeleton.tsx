@@ -3,7 +3,15 @@ export function Skeleton({ className = "" }: { className?: string }) {
 }
 
 /** A stack of placeholder rows, announced once as loading. */
-export function SkeletonRows({ rows = 3, label, className = "h-12" }: { rows?: number; label: string; className?: string }) {
+export function SkeletonRows({
+  rows = 3,
+  label,
+  className = "h-12",
+}: {
+  rows?: number;
+  label: string;
+  className?: string;
+}) {
   return (
     <div className="space-y-2" role="status" aria-label={label}>
       {Array.from({ length: rows }, (_, i) => (

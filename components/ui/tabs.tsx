@@ -9,14 +9,34 @@ export interface TabItem {
   content: ReactNode;
 }
 
-export function Tabs({ items, value, onChange, label }: { items: TabItem[]; value: string; onChange: (id: string) => void; label: string }) {
+export function Tabs({
+  items,
+  value,
+  onChange,
+  label,
+}: {
+  items: TabItem[];
+  value: string;
+  onChange: (id: string) => void;
+  label: string;
+}) {
   const base = useId();
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
-  const index = Math.max(0, items.findIndex((t) => t.id === value));
+  const index = Math.max(
+    0,
+    items.findIndex((t) => t.id === value),
+  );
 
   function onKeyDown(e: KeyboardEvent) {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-    const to = e.key === "Home" ? 0 : e.key === "End" ? items.length - 1 : step ? (index + step + items.length) % items.length : -1;
+    const to =
+      e.key === "Home"
+        ? 0
+        : e.key === "End"
+          ? items.length - 1
+          : step
+            ? (index + step + items.length) % items.length
+            : -1;
     if (to < 0) return;
     e.preventDefault();
     onChange(items[to]!.id);
@@ -25,7 +45,12 @@ export function Tabs({ items, value, onChange, label }: { items: TabItem[]; valu
 
   return (
     <div>
-      <div role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-800">
+      <div
+        role="tablist"
+        aria-label={label}
+        onKeyDown={onKeyDown}
+        className="flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
+      >
         {items.map((tab, i) => {
           const selected = i === index;
           return (
@@ -53,7 +78,14 @@ export function Tabs({ items, value, onChange, label }: { items: TabItem[]; valu
         })}
       </div>
       {items.map((tab, i) => (
-        <div key={tab.id} role="tabpanel" id={`${base}-panel-${tab.id}`} aria-labelledby={`${base}-tab-${tab.id}`} hidden={i !== index} className="pt-4">
+        <div
+          key={tab.id}
+          role="tabpanel"
+          id={`${base}-panel-${tab.id}`}
+          aria-labelledby={`${base}-tab-${tab.id}`}
+          hidden={i !== index}
+          className="pt-4"
+        >
           {i === index && tab.content}
         </div>
       ))}

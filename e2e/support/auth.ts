@@ -25,14 +25,22 @@ export interface TrpcResult {
  * same-origin Origin header), from any request context: `page.request` shares
  * the page's cookies, `playwrightRequest.newContext()` has its own.
  */
-export async function trpc(api: APIRequestContext, path: string, input?: unknown, kind: "query" | "mutation" = "mutation"): Promise<TrpcResult> {
+export async function trpc(
+  api: APIRequestContext,
+  path: string,
+  input?: unknown,
+  kind: "query" | "mutation" = "mutation",
+): Promise<TrpcResult> {
   const origin = new URL(baseUrl()).origin;
   const payload = JSON.stringify({ json: input ?? null });
   const response =
     kind === "query"
       ? await api.get(`/api/trpc/${path}?input=${encodeURIComponent(payload)}`, { headers: { origin } })
       : await api.post(`/api/trpc/${path}`, { data: payload, headers: { origin, "content-type": "application/json" } });
-  const body = (await response.json().catch(() => ({}))) as { result?: { data?: { json?: unknown } }; error?: { json?: TrpcResult["error"] } };
+  const body = (await response.json().catch(() => ({}))) as {
+    result?: { data?: { json?: unknown } };
+    error?: { json?: TrpcResult["error"] };
+  };
   return { status: response.status(), data: body.result?.data?.json, error: body.error?.json };
 }
 
@@ -50,7 +58,12 @@ export async function ensureAccount(role: E2eRole) {
   const admin = await playwrightRequest.newContext({ baseURL: baseUrl() });
   try {
     await signInApi(admin, E2E_ADMIN.email, E2E_ADMIN.password);
-    const created = await trpc(admin, "users.create", { email: account.email, password: account.password, role, name: `E2E ${role}` });
+    const created = await trpc(admin, "users.create", {
+      email: account.email,
+      password: account.password,
+      role,
+      name: `E2E ${role}`,
+    });
     // CONFLICT: an earlier spec of this run created it already.
     if (created.status !== 200 && created.error?.data?.code !== "CONFLICT") {
       throw new Error(`creating the ${role} account failed (${created.status}): ${created.error?.message}`);
@@ -69,6 +82,9 @@ export async function signIn(page: Page, role: E2eRole) {
   const account = await ensureAccount(role);
   await signInApi(page.request, account.email, account.password);
   const cookies = await page.context().cookies();
-  expect(cookies.some((c) => c.name === "ralph_session"), "the sign-in set the session cookie").toBe(true);
+  expect(
+    cookies.some((c) => c.name === "ralph_session"),
+    "the sign-in set the session cookie",
+  ).toBe(true);
   return account;
 }

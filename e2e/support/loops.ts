@@ -3,10 +3,18 @@
 // page shows.
 import { expect, type Page } from "@playwright/test";
 
-export type Definition = Record<string, unknown> & { agent: Record<string, unknown>; loop?: Record<string, Record<string, unknown>>; scorers?: unknown[] };
+export type Definition = Record<string, unknown> & {
+  agent: Record<string, unknown>;
+  loop?: Record<string, Record<string, unknown>>;
+  scorers?: unknown[];
+};
 
 /** Opens /loops/new, picks a template, lets `adjust` change its definition in the JSON tab, submits; returns the new loop's id. */
-export async function createLoopFromForm(page: Page, template: string, adjust: (d: Definition) => Definition = (d) => d): Promise<string> {
+export async function createLoopFromForm(
+  page: Page,
+  template: string,
+  adjust: (d: Definition) => Definition = (d) => d,
+): Promise<string> {
   await page.goto("/loops/new");
   await page.getByRole("radio", { name: template }).check();
   await page.getByRole("tab", { name: "JSON" }).click();
@@ -39,12 +47,19 @@ export async function chartPoints(page: Page, testId: string): Promise<number> {
 }
 
 export async function control(page: Page, name: string) {
-  await page.getByRole("toolbar", { name: "Loop controls" }).getByRole("button", { name: new RegExp(`^${name}`) }).click();
+  await page
+    .getByRole("toolbar", { name: "Loop controls" })
+    .getByRole("button", { name: new RegExp(`^${name}`) })
+    .click();
 }
 
 export async function noHorizontalScroll(page: Page) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  const [scroll, client] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
   expect(scroll, `page is ${scroll}px wide in a ${client}px viewport`).toBeLessThanOrEqual(client);
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });

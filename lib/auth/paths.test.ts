@@ -9,7 +9,15 @@ describe("auth paths", () => {
 
   it("only ever redirects to a local path after sign-in", () => {
     expect(safeNextPath("/loops/1?tab=log")).toBe("/loops/1?tab=log");
-    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "", null, undefined, "javascript:alert(1)"]) {
+    for (const bad of [
+      "https://evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "",
+      null,
+      undefined,
+      "javascript:alert(1)",
+    ]) {
       expect(safeNextPath(bad)).toBe("/");
     }
     expect(loginPath("/settings")).toBe("/login?next=%2Fsettings");

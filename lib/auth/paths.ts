@@ -13,4 +13,5 @@ export function safeNextPath(value: string | null | undefined): string {
   return value.slice(0, 500);
 }
 
-export const loginPath = (next: string) => (next && next !== "/" ? `/login?next=${encodeURIComponent(next)}` : "/login");
+export const loginPath = (next: string) =>
+  next && next !== "/" ? `/login?next=${encodeURIComponent(next)}` : "/login";

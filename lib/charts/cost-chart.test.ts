@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { estimateEtaMs, prepareCostChart, prepareTokenChart } from "./cost-chart";
-import { point } from "./fixtures";
+import { point } from "../../test/chart-fixtures";
 
 describe("prepareCostChart", () => {
   it("accumulates cost, counting every attempt of an iteration", () => {
-    const chart = prepareCostChart([point(1, { costUsd: 0.1 }), point(2, { costUsd: 0.05, attempt: 1 }), point(2, { costUsd: 0.2, attempt: 2 })]);
+    const chart = prepareCostChart([
+      point(1, { costUsd: 0.1 }),
+      point(2, { costUsd: 0.05, attempt: 1 }),
+      point(2, { costUsd: 0.2, attempt: 2 }),
+    ]);
     expect(chart.rows.map((r) => r.cost)).toEqual([0.1, expect.closeTo(0.35, 10)]);
     expect(chart.total).toBeCloseTo(0.35);
     expect(chart.budget).toBeNull();
@@ -33,7 +37,9 @@ describe("prepareCostChart", () => {
   });
 
   it("starts a forecast from zero before the first iteration", () => {
-    const chart = prepareCostChart([], { forecast: { remainingIterations: 5, projectedTotalCost: 0, iterationsUntilExhausted: null } });
+    const chart = prepareCostChart([], {
+      forecast: { remainingIterations: 5, projectedTotalCost: 0, iterationsUntilExhausted: null },
+    });
     expect(chart.rows).toEqual([
       { iteration: 0, cost: 0, forecast: 0 },
       { iteration: 5, cost: null, forecast: 0 },

@@ -47,7 +47,10 @@ export function prepareCostChart(
     if (last) last.forecast = last.cost;
     else rows.push({ iteration: 0, cost: 0, forecast: 0 });
     rows.push({ iteration: from + forecast.remainingIterations, cost: null, forecast: forecast.projectedTotalCost });
-    if (forecast.iterationsUntilExhausted !== null && forecast.iterationsUntilExhausted < forecast.remainingIterations) {
+    if (
+      forecast.iterationsUntilExhausted !== null &&
+      forecast.iterationsUntilExhausted < forecast.remainingIterations
+    ) {
       exhaustedAt = from + forecast.iterationsUntilExhausted;
     }
   }
@@ -79,7 +82,12 @@ export function prepareTokenChart(points: readonly IterationPoint[]): TokenRow[]
  * durations (robust against one slow call) plus the pacing delay, times the
  * iterations left. Null when there is nothing to go on.
  */
-export function estimateEtaMs(points: readonly IterationPoint[], remainingIterations: number, delayMs = 0, window = 5): number | null {
+export function estimateEtaMs(
+  points: readonly IterationPoint[],
+  remainingIterations: number,
+  delayMs = 0,
+  window = 5,
+): number | null {
   if (remainingIterations <= 0) return 0;
   const recent = lastAttempts(points)
     .slice(-window)

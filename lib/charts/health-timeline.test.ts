@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { point } from "./fixtures";
+import { point } from "../../test/chart-fixtures";
 import { healthBands, healthMarkers } from "./health-timeline";
 import type { ChartEvent } from "./types";
 
@@ -14,7 +14,13 @@ const event = (id: number, type: string, payload: Record<string, unknown>, actor
 
 describe("healthBands", () => {
   it("joins consecutive iterations in the same state", () => {
-    const bands = healthBands([point(1), point(2), point(3, { health: "degraded" }), point(4, { health: "stuck" }), point(5, { health: "stuck" })]);
+    const bands = healthBands([
+      point(1),
+      point(2),
+      point(3, { health: "degraded" }),
+      point(4, { health: "stuck" }),
+      point(5, { health: "stuck" }),
+    ]);
     expect(bands).toEqual([
       { from: 1, to: 2, state: "healthy" },
       { from: 3, to: 3, state: "degraded" },

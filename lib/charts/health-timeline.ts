@@ -35,8 +35,10 @@ function markerFor(event: ChartEvent): { kind: HealthMarkerKind; label: string }
   switch (event.type) {
     case "intervention": {
       const level = String(p.level ?? "");
-      if (level === "nudge") return { kind: "nudge", label: `watchdog nudge: ${String(p.message ?? event.reason ?? "")}` };
-      if (level === "escalate") return { kind: "escalation", label: `escalated: ${String(p.message ?? event.reason ?? "")}` };
+      if (level === "nudge")
+        return { kind: "nudge", label: `watchdog nudge: ${String(p.message ?? event.reason ?? "")}` };
+      if (level === "escalate")
+        return { kind: "escalation", label: `escalated: ${String(p.message ?? event.reason ?? "")}` };
       if (level === "terminate") return { kind: "terminate", label: `watchdog terminate: ${event.reason ?? ""}` };
       return null;
     }

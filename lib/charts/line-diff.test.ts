@@ -44,7 +44,8 @@ describe("diffLines", () => {
     changed[10_000] = "changed";
     const started = performance.now();
     const diff = diffLines(long.join("\n"), changed.join("\n"));
-    expect(performance.now() - started).toBeLessThan(500);
+    // Only catches a diff that grows with the square of the line count, on any machine.
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect([diff.added, diff.removed]).toEqual([1, 1]);
   });
 });
@@ -54,6 +55,13 @@ describe("withContext", () => {
     const before = Array.from({ length: 12 }, (_, i) => `l${i}`).join("\n");
     const after = before.replace("l6", "L6");
     const lines = withContext(diffLines(before, after).lines, 1);
-    expect(lines.map((l) => (l.skipped ? `…${l.skipped}` : `${l.op[0]}${l.text}`))).toEqual(["…5", "sl5", "dl6", "aL6", "sl7", "…4"]);
+    expect(lines.map((l) => (l.skipped ? `…${l.skipped}` : `${l.op[0]}${l.text}`))).toEqual([
+      "…5",
+      "sl5",
+      "dl6",
+      "aL6",
+      "sl7",
+      "…4",
+    ]);
   });
 });

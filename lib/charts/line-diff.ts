@@ -32,7 +32,10 @@ export function diffLines(before: string, after: string, maxCells = 4_000_000): 
   let coarse = false;
   if ((midA.length + 1) * (midB.length + 1) > maxCells) {
     coarse = true;
-    lines.push(...midA.map((text): DiffLine => ({ op: "del", text })), ...midB.map((text): DiffLine => ({ op: "add", text })));
+    lines.push(
+      ...midA.map((text): DiffLine => ({ op: "del", text })),
+      ...midB.map((text): DiffLine => ({ op: "add", text })),
+    );
   } else {
     lines.push(...lcsDiff(midA, midB));
   }
@@ -54,7 +57,9 @@ function lcsDiff(a: string[], b: string[]): DiffLine[] {
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
       lengths[i * width + j] =
-        a[i] === b[j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
+        a[i] === b[j]
+          ? lengths[(i + 1) * width + j + 1]! + 1
+          : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
     }
   }
   const out: DiffLine[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { point, scored } from "./fixtures";
+import { point, scored } from "../../test/chart-fixtures";
 import { handoffIterations, prepareScoreChart, scorerKey, summarizeHandoffs } from "./score-chart";
 import { lastAttempts } from "./types";
 
@@ -25,17 +25,38 @@ describe("prepareScoreChart", () => {
     ]);
   });
 
+  it("takes a bucketed point's best from its whole span, not only its last iteration", () => {
+    const span = (from: number, to: number, maxScore: number) => ({
+      span: { from, to, attempts: to - from + 1, failures: 0, handoffs: 0, minScore: 0.1, maxScore },
+    });
+    const chart = prepareScoreChart([
+      { ...scored(10, 0.4), ...span(1, 10, 0.6) },
+      { ...scored(20, 0.5), ...span(11, 20, 0.9) },
+    ]);
+    expect(chart.rows.map((r) => [r.mean, r.best])).toEqual([
+      [0.4, 0.6],
+      [0.5, 0.9],
+    ]);
+  });
+
   it("marks a plateau once, when no new best has come for the configured run", () => {
     const means = [0.3, 0.5, 0.5, 0.502, 0.49, 0.45, 0.5];
-    const chart = prepareScoreChart(means.map((m, i) => scored(i + 1, m)), { plateauAfter: 3 });
+    const chart = prepareScoreChart(
+      means.map((m, i) => scored(i + 1, m)),
+      { plateauAfter: 3 },
+    );
     const plateaus = chart.markers.filter((m) => m.kind === "plateau");
     expect(plateaus.map((m) => m.iteration)).toEqual([5]);
   });
 
   it("marks a regression when the mean drops by the threshold or more", () => {
-    const chart = prepareScoreChart([scored(1, 0.8), scored(2, 0.65), scored(3, 0.74), scored(4, 0.5)], { regressionDrop: 0.15 });
+    const chart = prepareScoreChart([scored(1, 0.8), scored(2, 0.65), scored(3, 0.74), scored(4, 0.5)], {
+      regressionDrop: 0.15,
+    });
     expect(chart.markers.filter((m) => m.kind === "regression").map((m) => m.iteration)).toEqual([2, 4]);
-    expect(chart.markers.find((m) => m.iteration === 4 && m.kind === "regression")?.label).toBe("mean fell 0.74 → 0.50");
+    expect(chart.markers.find((m) => m.iteration === 4 && m.kind === "regression")?.label).toBe(
+      "mean fell 0.74 → 0.50",
+    );
   });
 
   it("treats a 0 threshold as off and keeps a positive one", () => {
@@ -44,13 +65,22 @@ describe("prepareScoreChart", () => {
   });
 
   it("uses only the last attempt of a re-run iteration", () => {
-    const chart = prepareScoreChart([scored(1, 0.2), scored(2, 0.1, { attempt: 1, status: "interrupted" }), scored(2, 0.7, { attempt: 2 })]);
+    const chart = prepareScoreChart([
+      scored(1, 0.2),
+      scored(2, 0.1, { attempt: 1, status: "interrupted" }),
+      scored(2, 0.7, { attempt: 2 }),
+    ]);
     expect(chart.rows.map((r) => r.mean)).toEqual([0.2, 0.7]);
   });
 });
 
 describe("handoffs", () => {
-  const series = [scored(1, 0.3), scored(2, 0.5, { handoffTrigger: "explicit_request" }), scored(3, 0.7), scored(4, 0.6, { handoffTrigger: "context_threshold" })];
+  const series = [
+    scored(1, 0.3),
+    scored(2, 0.5, { handoffTrigger: "explicit_request" }),
+    scored(3, 0.7),
+    scored(4, 0.6, { handoffTrigger: "context_threshold" }),
+  ];
 
   it("lists the iterations after which a fresh context started", () => {
     expect(handoffIterations(series)).toEqual([2, 4]);
@@ -67,11 +97,20 @@ describe("handoffs", () => {
 
 describe("handoffs from events", () => {
   const series = [scored(1, 0.3), scored(2, 0.5), scored(3, 0.7)];
-  const forced = { id: 9, type: "handoff", payload: { iteration: 2, trigger: "explicit_request" }, reason: "operator", actor: "ops", createdAt: new Date(0) };
+  const forced = {
+    id: 9,
+    type: "handoff",
+    payload: { iteration: 2, trigger: "explicit_request" },
+    reason: "operator",
+    actor: "ops",
+    createdAt: new Date(0),
+  };
 
   it("adds operator-forced handoffs that only exist as events", () => {
     expect(handoffIterations(series, [forced])).toEqual([2]);
-    expect(summarizeHandoffs(series, [forced])).toEqual([{ afterIteration: 2, trigger: "explicit_request", before: 0.5, after: 0.7 }]);
+    expect(summarizeHandoffs(series, [forced])).toEqual([
+      { afterIteration: 2, trigger: "explicit_request", before: 0.5, after: 0.7 },
+    ]);
     expect(prepareScoreChart(series, { events: [forced] }).handoffs).toEqual([2]);
   });
 

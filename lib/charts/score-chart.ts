@@ -55,8 +55,10 @@ export function prepareScoreChart(points: readonly IterationPoint[], options: Sc
     const row: ScoreRow = { iteration: p.number, mean: p.meanScore, best: null };
     for (const name of scorers) row[scorerKey(name)] = p.scores[name] ?? null;
     if (p.meanScore !== null) {
-      if (best === null || p.meanScore > best + epsilon) {
-        best = best === null ? p.meanScore : Math.max(best, p.meanScore);
+      // A bucketed point's best is the best of its whole span, not only of its last iteration.
+      const top = p.span?.maxScore ?? p.meanScore;
+      if (best === null || top > best + epsilon) {
+        best = best === null ? top : Math.max(best, top);
         sinceBest = 0;
       } else {
         sinceBest++;
@@ -86,17 +88,24 @@ export function prepareScoreChart(points: readonly IterationPoint[], options: Sc
  * context, with their trigger: from the records' handoffTrigger and from
  * "handoff" events (an operator-forced handoff is an event, not a record field).
  */
-export function handoffTriggers(points: readonly Pick<IterationPoint, "number" | "handoffTrigger">[], events: readonly ChartEvent[] = []): Map<number, string> {
+export function handoffTriggers(
+  points: readonly Pick<IterationPoint, "number" | "handoffTrigger">[],
+  events: readonly ChartEvent[] = [],
+): Map<number, string> {
   const out = new Map<number, string>();
   for (const p of points) if (p.handoffTrigger) out.set(p.number, p.handoffTrigger);
   for (const e of events) {
     const at = eventIteration(e);
-    if (e.type === "handoff" && at !== null && !out.has(at)) out.set(at, String((e.payload as { trigger?: unknown }).trigger ?? "handoff"));
+    if (e.type === "handoff" && at !== null && !out.has(at))
+      out.set(at, String((e.payload as { trigger?: unknown }).trigger ?? "handoff"));
   }
   return new Map([...out.entries()].sort(([a], [b]) => a - b));
 }
 
-export function handoffIterations(points: readonly Pick<IterationPoint, "number" | "handoffTrigger">[], events: readonly ChartEvent[] = []): number[] {
+export function handoffIterations(
+  points: readonly Pick<IterationPoint, "number" | "handoffTrigger">[],
+  events: readonly ChartEvent[] = [],
+): number[] {
   return [...handoffTriggers(points, events).keys()];
 }
 
@@ -108,8 +117,16 @@ export interface HandoffSummary {
 }
 
 /** The score just before and just after each fresh context: did the handoff help? */
-export function summarizeHandoffs(points: readonly IterationPoint[], events: readonly ChartEvent[] = []): HandoffSummary[] {
+export function summarizeHandoffs(
+  points: readonly IterationPoint[],
+  events: readonly ChartEvent[] = [],
+): HandoffSummary[] {
   const series = lastAttempts(points);
   const mean = (n: number) => series.find((p) => p.number === n)?.meanScore ?? null;
-  return [...handoffTriggers(series, events).entries()].map(([n, trigger]) => ({ afterIteration: n, trigger, before: mean(n), after: mean(n + 1) }));
+  return [...handoffTriggers(series, events).entries()].map(([n, trigger]) => ({
+    afterIteration: n,
+    trigger,
+    before: mean(n),
+    after: mean(n + 1),
+  }));
 }

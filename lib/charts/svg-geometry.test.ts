@@ -16,7 +16,18 @@ describe("svg geometry", () => {
 
   it("breaks a line at missing values", () => {
     const id = (v: number) => v;
-    expect(linePath([{ x: 0, y: 1 }, { x: 1, y: 2 }, { x: 2, y: null }, { x: 3, y: 4 }], id, id)).toBe("M0,1L1,2M3,4");
+    expect(
+      linePath(
+        [
+          { x: 0, y: 1 },
+          { x: 1, y: 2 },
+          { x: 2, y: null },
+          { x: 3, y: 4 },
+        ],
+        id,
+        id,
+      ),
+    ).toBe("M0,1L1,2M3,4");
   });
 
   it("downsamples evenly and keeps the last item", () => {

@@ -17,6 +17,22 @@ export interface IterationPoint {
   claimMismatch: boolean;
   evidenceComplete: boolean;
   finishedAt: Date | string;
+  /**
+   * Set when the server charts a long loop a bucket at a time: this point stands
+   * for iterations `from`..`to`. Its spend and tokens are the bucket's sums, so
+   * totals stay exact; its scores are those of iteration `to`.
+   */
+  span?: ChartSpan;
+}
+
+export interface ChartSpan {
+  from: number;
+  to: number;
+  attempts: number;
+  failures: number;
+  handoffs: number;
+  minScore: number | null;
+  maxScore: number | null;
 }
 
 /** An audit event as far as the charts care: what happened, at which iteration. */

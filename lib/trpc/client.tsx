@@ -25,7 +25,8 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
         splitLink({
           condition: (op) => op.type === "subscription",
           true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
-          false: httpBatchLink({ url: "/api/trpc", transformer: superjson }),
+          // The server refuses batches of more than 25 calls (server/api/http-handler.ts).
+          false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxItems: 25 }),
         }),
       ],
     }),

@@ -1,10 +1,11 @@
 import { defaultShouldDehydrateQuery, QueryClient } from "@tanstack/react-query";
 import superjson from "superjson";
+import { shareEqual } from "./share-equal";
 
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 5_000, refetchOnWindowFocus: false },
+      queries: { staleTime: 5_000, refetchOnWindowFocus: false, structuralSharing: shareEqual },
       dehydrate: {
         serializeData: superjson.serialize,
         // Pending queries stream to the browser too, so a server prefetch is never wasted.

@@ -5,8 +5,8 @@
  * another attempt; configuration mistakes, 4xx rejections and operator kills
  * never will.
  */
-import type { TokenUsage } from "../engine/ports";
-import { AgentRunError } from "../engine/run-phase";
+import type { TokenUsage } from "../engine";
+import { AgentRunError } from "../engine";
 
 export type AgentErrorCode =
   | "aborted"
@@ -15,6 +15,7 @@ export type AgentErrorCode =
   | "exit_nonzero"
   | "agent_reported_error"
   | "rate_limited"
+  | "usage_limit"
   | "provider_unavailable"
   | "provider_rejected"
   | "network"
@@ -32,7 +33,13 @@ export class AgentError extends AgentRunError {
   constructor(
     code: AgentErrorCode,
     message: string,
-    options: { retryable: boolean; details?: Record<string, unknown>; usage?: TokenUsage; costUsd?: number; cause?: unknown },
+    options: {
+      retryable: boolean;
+      details?: Record<string, unknown>;
+      usage?: TokenUsage;
+      costUsd?: number;
+      cause?: unknown;
+    },
   ) {
     super(message, {
       ...options.details,

@@ -12,7 +12,12 @@ import { scorerConfigSchema } from "./scorer.schema";
 import { verifierConfigSchema } from "./verifier.schema";
 import { webhookAgentSchema } from "./webhook.schema";
 
-export const agentConfigSchema = z.discriminatedUnion("kind", [commandAgentSchema, llmAgentSchema, webhookAgentSchema, demoAgentSchema]);
+export const agentConfigSchema = z.discriminatedUnion("kind", [
+  commandAgentSchema,
+  llmAgentSchema,
+  webhookAgentSchema,
+  demoAgentSchema,
+]);
 
 export type AgentConfig = z.output<typeof agentConfigSchema>;
 export type AgentConfigInput = z.input<typeof agentConfigSchema>;

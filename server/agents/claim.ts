@@ -1,4 +1,4 @@
-import type { AgentClaim } from "../engine/ports";
+import type { AgentClaim } from "../engine";
 
 // The Ralph convention: the agent prints <promise>COMPLETE</promise> when it
 // believes it is done. The engine never trusts this alone; it is recorded so

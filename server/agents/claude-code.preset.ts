@@ -12,17 +12,39 @@
  * (total_cost_usd and usage on the result message; per-step usage on assistant
  * messages shares one message id, so it is de-duplicated by id).
  */
-import type { TokenUsage } from "../engine/ports";
-import { CappedText, jsonLine, num, obj, str, type CommandPresetSpec, type JsonObject, type StreamParser } from "./stream-parser";
+import { isUsageLimitText, type TokenUsage } from "../engine";
+import {
+  CappedText,
+  jsonLine,
+  num,
+  obj,
+  str,
+  type CommandPresetSpec,
+  type JsonObject,
+  type StreamParser,
+} from "./stream-parser";
 
 function usageOf(u: JsonObject | undefined): { usage: TokenUsage; cacheWrite: number } | null {
   if (!u) return null;
   const cacheWrite = num(u.cache_creation_input_tokens);
   return {
     // Anthropic's input_tokens excludes both cache reads and cache writes.
-    usage: { input: num(u.input_tokens) + cacheWrite, output: num(u.output_tokens), cache: num(u.cache_read_input_tokens) },
+    usage: {
+      input: num(u.input_tokens) + cacheWrite,
+      output: num(u.output_tokens),
+      cache: num(u.cache_read_input_tokens),
+    },
     cacheWrite,
   };
+}
+
+/** The question texts of an AskUserQuestion tool call ({questions: [{question}]}, or {question}). */
+function askedQuestions(input: JsonObject | undefined): string[] {
+  const list = Array.isArray(input?.questions) ? input.questions : [input];
+  return list.flatMap((q) => {
+    const text = str(obj(q)?.question);
+    return text ? [text] : [];
+  });
 }
 
 export function claudeCodeParser(maxChars: number): StreamParser {
@@ -32,6 +54,24 @@ export function claudeCodeParser(maxChars: number): StreamParser {
   let result: JsonObject | undefined;
   let init: JsonObject | undefined;
   let unparsed = 0;
+  // The text of the last assistant message only: earlier ones (and tool results) may quote anything.
+  let finalMessage = "";
+  const asked: string[] = [];
+
+  /** Per-step usage (one entry per message id), summed: all there is before the result event. */
+  const stepSum = () => {
+    if (stepUsage.size === 0) return null;
+    const sum = { input: 0, output: 0, cache: 0 };
+    let cacheWrite = 0;
+    for (const u of stepUsage.values()) {
+      const p = usageOf(u)!;
+      sum.input += p.usage.input;
+      sum.output += p.usage.output;
+      sum.cache += p.usage.cache;
+      cacheWrite += p.cacheWrite;
+    }
+    return { usage: sum, cacheWrite };
+  };
 
   return {
     line(line, emit) {
@@ -52,16 +92,22 @@ export function claudeCodeParser(maxChars: number): StreamParser {
           const usage = obj(message?.usage);
           if (id && usage) stepUsage.set(id, usage);
           let emitted = false;
+          const texts: string[] = [];
           for (const block of Array.isArray(message?.content) ? message.content : []) {
             const b = obj(block);
-            if (b?.type === "text" && typeof b.text === "string") text.push(b.text);
+            if (b?.type === "text" && typeof b.text === "string") {
+              text.push(b.text);
+              texts.push(b.text);
+            }
             if (b?.type === "tool_use") {
               const name = str(b.name) ?? "unknown_tool";
               toolCalls.push(name);
+              if (name === "AskUserQuestion") asked.push(...askedQuestions(obj(b.input)));
               emit({ kind: "tool_call", name });
               emitted = true;
             }
           }
+          finalMessage = texts.join("\n");
           if (!emitted) emit({ kind: "heartbeat" });
           return;
         }
@@ -74,32 +120,39 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       }
     },
 
+    spend() {
+      const parsed = usageOf(obj(result?.usage)) ?? stepSum();
+      if (!parsed) return null;
+      const costUsd = typeof result?.total_cost_usd === "number" ? result.total_cost_usd : null;
+      return { usage: parsed.usage, costUsd, cacheWriteTokens: parsed.cacheWrite };
+    },
+
     finish() {
       const warnings: string[] = [];
       let parsed = usageOf(obj(result?.usage));
       if (!result) warnings.push("Claude Code printed no result event; output and usage come from the stream so far");
-      if (!parsed && stepUsage.size > 0) {
-        const sum = { input: 0, output: 0, cache: 0 };
-        let cacheWrite = 0;
-        for (const u of stepUsage.values()) {
-          const p = usageOf(u)!;
-          sum.input += p.usage.input;
-          sum.output += p.usage.output;
-          sum.cache += p.usage.cache;
-          cacheWrite += p.cacheWrite;
-        }
-        parsed = { usage: sum, cacheWrite };
-      }
+      parsed ??= stepSum();
       const subtype = str(result?.subtype);
-      const failed = result !== undefined && (result.is_error === true || (subtype !== undefined && subtype !== "success"));
+      const failed =
+        result !== undefined && (result.is_error === true || (subtype !== undefined && subtype !== "success"));
       const resultText = str(result?.result);
+      // Only a run that did not finish normally can be limited: its result text, or the final
+      // message when no result came. A successful run that merely read such words is not.
+      const ended = result === undefined || failed;
+      const limitText = [resultText, result === undefined ? finalMessage : undefined].find(
+        (t) => t !== undefined && isUsageLimitText(t),
+      );
       return {
+        usageLimit: ended && limitText !== undefined ? limitText.slice(0, 500) : null,
         output: resultText ?? text.join("\n"),
         usage: parsed?.usage ?? null,
         cacheWriteTokens: parsed?.cacheWrite ?? 0,
         costUsd: typeof result?.total_cost_usd === "number" ? result.total_cost_usd : null,
         toolCalls,
-        error: failed ? `Claude Code ended with ${subtype ?? "an error"}${resultText ? `: ${resultText.slice(0, 300)}` : ""}` : null,
+        ...(asked.length > 0 ? { question: asked.join("\n") } : {}),
+        error: failed
+          ? `Claude Code ended with ${subtype ?? "an error"}${resultText ? `: ${resultText.slice(0, 300)}` : ""}`
+          : null,
         meta: {
           subtype: subtype ?? null,
           numTurns: typeof result?.num_turns === "number" ? result.num_turns : null,

@@ -11,6 +11,7 @@
  * mode"); Codex reports tokens but no cost, so cost comes from the pricing
  * table when the config names the model.
  */
+import { isUsageLimitText } from "../engine";
 import { CappedText, jsonLine, num, obj, str, type CommandPresetSpec, type StreamParser } from "./stream-parser";
 
 const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
@@ -32,6 +33,8 @@ export function codexParser(maxChars: number): StreamParser {
   const errors: string[] = [];
   const commands: { command: string; exitCode: number | null }[] = [];
   let unparsed = 0;
+  // Whether the run ended on an error event (no turn completed after it).
+  let endedOnError = false;
 
   return {
     line(line, emit) {
@@ -53,7 +56,10 @@ export function codexParser(maxChars: number): StreamParser {
           const type = str(item?.type);
           if (item && type && TOOL_ITEMS.has(type)) {
             if (event.type === "item.completed" && type === "command_execution") {
-              commands.push({ command: str(item.command) ?? "", exitCode: typeof item.exit_code === "number" ? item.exit_code : null });
+              commands.push({
+                command: str(item.command) ?? "",
+                exitCode: typeof item.exit_code === "number" ? item.exit_code : null,
+              });
             }
             // One call per item id, whether we first see it started or completed.
             const id = str(item.id) ?? `${type}-${toolCalls.length}`;
@@ -75,6 +81,7 @@ export function codexParser(maxChars: number): StreamParser {
         }
         case "turn.completed": {
           turns++;
+          endedOnError = false;
           const u = obj(event.usage);
           if (u) {
             sawUsage = true;
@@ -89,15 +96,21 @@ export function codexParser(maxChars: number): StreamParser {
         }
         case "turn.failed":
           errors.push(str(obj(event.error)?.message) ?? "turn failed");
+          endedOnError = true;
           emit({ kind: "progress", message: "codex turn failed" });
           return;
         case "error":
           errors.push(str(event.message) ?? "error");
+          endedOnError = true;
           emit({ kind: "heartbeat" });
           return;
         default:
           emit({ kind: "heartbeat" });
       }
+    },
+
+    spend() {
+      return sawUsage ? { usage: { ...usage }, costUsd: null, cacheWriteTokens: 0 } : null;
     },
 
     finish() {
@@ -106,14 +119,23 @@ export function codexParser(maxChars: number): StreamParser {
       // The final agent_message is the answer; earlier ones are progress notes.
       const output = lastMessage ?? messages.join("\n\n");
       const failed = errors.length > 0 && turns === 0;
+      const lastError = errors[errors.length - 1];
       return {
+        usageLimit:
+          endedOnError && lastError !== undefined && isUsageLimitText(lastError) ? lastError.slice(0, 500) : null,
         output,
         usage: sawUsage ? usage : null,
         cacheWriteTokens: 0,
         costUsd: null,
         toolCalls,
         error: failed ? `Codex failed: ${errors[errors.length - 1]!.slice(0, 300)}` : null,
-        meta: { threadId: threadId ?? null, turns, errors: errors.slice(-5), commands: commands.slice(-20), unparsedLines: unparsed },
+        meta: {
+          threadId: threadId ?? null,
+          turns,
+          errors: errors.slice(-5),
+          commands: commands.slice(-20),
+          unparsedLines: unparsed,
+        },
         warnings,
       };
     },

@@ -1,16 +1,29 @@
 /**
  * Runs a check (usually the project's tests) in the loop workspace. This is
  * the ground-truth evidence for "tests pass": the agent's word is not needed.
+ * In auto mode the test runner is detected and asked for a machine-readable
+ * report written outside the workspace; the result carries the counts and
+ * the failing tests as evidence for the iteration and the next input.
  */
-import { readFileSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
-import type { ScorerPort } from "../engine/ports";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ScoreResult, ScorerPort, TestEvidence } from "../engine";
 import { abortedError, AgentError } from "./agent-error";
+import { planCheck } from "./command-check/plan";
+import { verdict } from "./command-check/verdict";
+import { tamperNote, tamperPromptLine } from "./git/tamper-note";
 import type { AgentDeps } from "./deps";
-import { buildChildEnv, workingDir } from "./process-env";
+import { workingDir } from "./process-env";
 import { runProcess } from "./process-group";
+import { scrubDeep } from "./redact";
+import { agentHome, serverIsolation } from "./sandbox/isolation";
+import { prepareProcess } from "./sandbox/isolated-process";
 import type { CommandCheckScorerConfig } from "./scorer.schema";
-import { parseTestReport, type TestCounts } from "./test-report.parser";
+import { OutputScanner, parseReport } from "./report-parsers";
+
+/** Lines of stdout kept from the end, for crash messages and hints. */
+const TAIL_LINES = 60;
 
 function readReport(path: string): string | null {
   try {
@@ -20,60 +33,133 @@ function readReport(path: string): string | null {
   }
 }
 
-/**
- * The pass ratio; a non-zero exit with every parsed test passing (a crash
- * after the report, a coverage threshold) counts as one more failure.
- */
-export function passRatio(counts: TestCounts, exitCode: number | null): number {
-  const failed = counts.failed + (exitCode !== 0 && counts.failed === 0 ? 1 : 0);
-  const total = counts.passed + failed;
-  return total === 0 ? (exitCode === 0 ? 1 : 0) : counts.passed / total;
+/** Runs the check once in `workspace`. Throws only for an abort or a command that cannot start. */
+export async function runCommandCheck(
+  config: CommandCheckScorerConfig,
+  deps: AgentDeps,
+  run: { loopId: string; workspace: string; extraEnv: Record<string, string>; signal?: AbortSignal },
+): Promise<ScoreResult> {
+  const cwd = workingDir(run.workspace, config.cwd);
+  const isolation = deps.isolation ?? serverIsolation();
+  const sandboxed = isolation.mode === "on" && config.sandbox === "on";
+  // The runner writes its report and the server reads it: outside the workspace (the agent
+  // cannot plant one), fresh per run, and inside the sandbox's writable HOME when sandboxed
+  // (its /tmp is private to the sandbox).
+  const reportDir = mkdtempSync(join(sandboxed ? agentHome(isolation, run.loopId) : tmpdir(), ".ralph-check-"));
+  try {
+    const planned = planCheck(config, cwd, (name) => join(reportDir, name), config.env);
+    const fileReport = planned.report.kind === "file" ? planned.report.path : null;
+    // A report left by an earlier iteration must not pass for this one.
+    if (fileReport) rmSync(fileReport, { force: true });
+    // Sandboxed like the agent: the tests it runs are code the agent may have written.
+    const prepared = await prepareProcess({
+      config,
+      deps,
+      loopId: run.loopId,
+      workspace: run.workspace,
+      cwd,
+      argv: planned.argv,
+      preset: null,
+      extraEnv: { ...run.extraEnv, ...planned.env },
+    });
+    const secretValues = prepared.secretValues;
+
+    const scanner = new OutputScanner({ cwd, runner: planned.runner });
+    const tail: string[] = [];
+    const outcome = await runProcess({
+      argv: prepared.argv,
+      cwd,
+      env: prepared.env,
+      timeoutMs: config.timeoutSeconds * 1000,
+      killGraceMs: config.killGraceMs,
+      maxOutputBytes: config.maxOutputBytes,
+      signal: run.signal,
+      onLine: (line) => {
+        if (planned.format !== null) scanner.line(line);
+        tail.push(line);
+        if (tail.length > TAIL_LINES) tail.shift();
+      },
+    }).finally(prepared.release);
+    if (outcome.aborted) throw abortedError(`Check "${config.name}"`);
+    if (outcome.spawnError !== null) {
+      throw new AgentError(
+        "spawn_failed",
+        `Check "${config.name}" could not start "${planned.argv[0]}": ${outcome.spawnError}`,
+        { retryable: false },
+      );
+    }
+
+    let report = null;
+    let reportMissing = false;
+    let fromFile = false;
+    if (planned.format !== null) {
+      if (fileReport) {
+        const text = readReport(fileReport);
+        reportMissing = text === null;
+        report = text === null ? null : parseReport(text, planned.format, { cwd, runner: planned.runner });
+        fromFile = report?.complete === true;
+      }
+      if (!report?.complete) {
+        // No (usable) report file: the runner's own output may still say what happened.
+        scanner.extraLines(outcome.stderrTail);
+        report = scanner.finish(fileReport ? "auto" : planned.format, outcome.stdout) ?? report;
+      }
+    }
+    // Test names and messages are kept and shown; a secret the tests printed must not be.
+    const result = verdict({
+      report,
+      expected: planned.expected,
+      reportMissing,
+      runner: planned.runner,
+      exitCode: outcome.exitCode,
+      exitSignal: outcome.exitSignal,
+      timedOut: outcome.timedOut,
+      timeoutSeconds: config.timeoutSeconds,
+      truncated: outcome.truncated,
+      fromFile,
+      maxOutputBytes: config.maxOutputBytes,
+      stdoutTail: tail.join("\n"),
+      stderrTail: outcome.stderrTail,
+      notes: planned.substituted ? [planned.substituted] : [],
+    });
+    return scrubDeep(result, secretValues);
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
 }
 
 export function createCommandCheckScorer(config: CommandCheckScorerConfig, deps: AgentDeps): ScorerPort {
   return {
     name: config.name,
     async score(ctx) {
-      const workspace = deps.workspaceDir(ctx.loopId);
-      const cwd = workingDir(workspace, config.cwd);
-      const reportPath = config.reportFile ? resolve(cwd, config.reportFile) : null;
-      // A report left by an earlier iteration must not pass for this one.
-      if (reportPath) rmSync(reportPath, { force: true });
-      const pending = buildChildEnv(config, deps.secrets, {
-        RALPH_LOOP_ID: ctx.loopId,
-        RALPH_ITERATION: String(ctx.iteration),
-        RALPH_WORKSPACE: workspace,
-      });
-      const { env } = pending instanceof Promise ? await pending : pending;
-      const outcome = await runProcess({
-        argv: config.argv,
-        cwd,
-        env,
-        timeoutMs: config.timeoutSeconds * 1000,
-        killGraceMs: config.killGraceMs,
-        maxOutputBytes: config.maxOutputBytes,
+      const workspace = await deps.workspaceDir(ctx.loopId);
+      // Before the check runs: restore (or refuse) protected files the agent changed.
+      const guard = deps.git ? await deps.git.protectEvidence(ctx.loopId) : null;
+      if (guard && guard.tampered.length > 0 && guard.policy === "fail") {
+        const tests: TestEvidence = {
+          ...{ passed: 0, failed: 0, skipped: 0, errored: 0, failures: [], moreFailures: 0 },
+          ...{ format: "exit-code", runner: null, counted: false, exitCode: null },
+          warnings: [tamperPromptLine(guard)],
+        };
+        return { score: 0, reason: tamperNote(guard), tests };
+      }
+      const result = await runCommandCheck(config, deps, {
+        loopId: ctx.loopId,
+        workspace,
         signal: ctx.signal,
+        extraEnv: { RALPH_LOOP_ID: ctx.loopId, RALPH_ITERATION: String(ctx.iteration), RALPH_WORKSPACE: workspace },
       });
-      if (outcome.aborted) throw abortedError(`Check "${config.name}"`);
-      if (outcome.spawnError !== null) {
-        throw new AgentError("spawn_failed", `Check "${config.name}" could not start "${config.argv[0]}": ${outcome.spawnError}`, {
-          retryable: false,
-        });
-      }
-      if (outcome.timedOut) return { score: 0, reason: `timed out after ${config.timeoutSeconds}s` };
-
-      const report = reportPath ? readReport(reportPath) : outcome.stdout;
-      const counts = report === null ? null : parseTestReport(report, config.format);
-      const exit = outcome.exitCode === null ? `killed by ${outcome.exitSignal}` : `exit ${outcome.exitCode}`;
-      if (!counts) {
-        const missing = reportPath && report === null ? "; no report file was written" : "";
-        return { score: outcome.exitCode === 0 ? 1 : 0, reason: `${exit}${missing}` };
-      }
-      const skipped = counts.skipped ? `, ${counts.skipped} skipped` : "";
-      return {
-        score: passRatio(counts, outcome.exitCode),
-        reason: `${counts.passed}/${counts.passed + counts.failed} passed${skipped} (${counts.format}, ${exit})`,
-      };
+      // The evidence on the real tests is kept; the iteration still cannot pass on it.
+      if (guard && guard.tampered.length > 0)
+        return {
+          ...result,
+          score: 0,
+          reason: `${tamperNote(guard)}. ${result.reason ?? ""}`.trim(),
+          ...(result.tests
+            ? { tests: { ...result.tests, warnings: [tamperPromptLine(guard), ...result.tests.warnings] } }
+            : {}),
+        };
+      return result;
     },
   };
 }

@@ -30,8 +30,18 @@ describe("command executor", () => {
     expect(result.costUsd).toBe(0.0421);
     expect(result.usage).toEqual({ input: 3120, output: 450, cache: 9000 });
     expect(result.toolCalls).toEqual(["Bash", "Edit", "Bash"]);
-    expect(result.meta).toMatchObject({ numTurns: 3, sessionId: "sess-1", cacheCreationTokens: 3000, exitCode: 0, costSource: "agent" });
-    expect(req.events.filter((e) => e.kind === "tool_call").map((e) => (e as { name: string }).name)).toEqual(["Bash", "Edit", "Bash"]);
+    expect(result.meta).toMatchObject({
+      numTurns: 3,
+      sessionId: "sess-1",
+      cacheCreationTokens: 3000,
+      exitCode: 0,
+      costSource: "agent",
+    });
+    expect(req.events.filter((e) => e.kind === "tool_call").map((e) => (e as { name: string }).name)).toEqual([
+      "Bash",
+      "Edit",
+      "Bash",
+    ]);
     expect(req.events.length).toBeGreaterThanOrEqual(5); // one event per stdout line
   });
 
@@ -44,17 +54,23 @@ describe("command executor", () => {
     expect(result.usage).toEqual({ input: 315, output: 122, cache: 24448 });
     expect(result.toolCalls).toEqual(["command_execution", "file_change", "mcp:github/search_issues"]);
     expect(result.costUsd).toBeCloseTo((315 * 1.25 + 24448 * 0.125 + 122 * 10) / 1e6, 8);
-    expect(result.meta).toMatchObject({ turns: 1, costSource: "pricing", commands: [{ command: "bash -lc ls", exitCode: 0 }] });
+    expect(result.meta).toMatchObject({
+      turns: 1,
+      costSource: "pricing",
+      commands: [{ command: "bash -lc ls", exitCode: 0 }],
+    });
   });
 
   it("kills the whole process group on timeout, grandchildren included", async () => {
     const deps = testDeps(tmp.root);
     const error = await rejection(
-      agent({ argv: [fixture("hang-with-grandchild.sh")], timeoutSeconds: 0.5, killGraceMs: 500 }).run(request({ loopId: "hang" })),
+      agent({ argv: [fixture("hang-with-grandchild.sh")], timeoutSeconds: 0.5, killGraceMs: 500 }).run(
+        request({ loopId: "hang" }),
+      ),
     );
     expect(error.code).toBe("timeout");
     expect(error.retryable).toBe(true);
-    const ws = deps.workspaceDir("hang");
+    const ws = await deps.workspaceDir("hang");
     const child = Number(readFileSync(join(ws, "child.pid"), "utf8"));
     const grandchild = Number(readFileSync(join(ws, "grandchild.pid"), "utf8"));
     expect(await exitsWithin(child)).toBe(true);
@@ -64,7 +80,9 @@ describe("command executor", () => {
   it("follows SIGTERM with SIGKILL when the agent ignores it", async () => {
     const started = Date.now();
     const error = await rejection(
-      agent({ argv: [fixture("ignore-sigterm.mjs")], timeoutSeconds: 0.5, killGraceMs: 300 }).run(request({ loopId: "stubborn" })),
+      agent({ argv: [fixture("ignore-sigterm.mjs")], timeoutSeconds: 0.5, killGraceMs: 300 }).run(
+        request({ loopId: "stubborn" }),
+      ),
     );
     expect(error.details.killedWith).toBe("SIGKILL");
     expect(Date.now() - started).toBeLessThan(5000);
@@ -107,8 +125,17 @@ describe("command executor", () => {
     expect(JSON.stringify(error.details) + error.message).not.toContain("sk-very-secret-123");
   });
 
+  it("decodes invalid UTF-8 to U+FFFD, keeping a character split across writes whole", async () => {
+    const result = await agent({ argv: [fixture("bad-bytes.mjs")] }).run(request({ loopId: "bad-bytes" }));
+    expect(result.output).toContain("a\uFFFDb\uFFFD(");
+    expect(result.output).toContain("😀 done");
+    expect(result.output).not.toMatch(/\p{Surrogate}/u);
+  });
+
   it("survives garbage on a JSON stream", async () => {
-    const result = await agent({ preset: "claude-code", argv: [fixture("garbage.mjs")] }).run(request({ loopId: "garbage" }));
+    const result = await agent({ preset: "claude-code", argv: [fixture("garbage.mjs")] }).run(
+      request({ loopId: "garbage" }),
+    );
     expect(result.output).toBe("");
     expect(result.costUsd).toBe(0);
     expect(result.usage).toEqual({ input: 0, output: 0, cache: 0 });
@@ -135,7 +162,9 @@ describe("command executor", () => {
       promptVia: "argument",
       cwd: "sub/dir",
     };
-    const result = await agent(config, { "secret:tok": "s3cr3t-value" }).run(request({ loopId: "args", input: "do {promptFile} now" }));
+    const result = await agent(config, { "secret:tok": "s3cr3t-value" }).run(
+      request({ loopId: "args", input: "do {promptFile} now" }),
+    );
     const seen = JSON.parse(result.output.replace("[redacted]", "s3cr3t-value")) as Record<string, unknown>;
     const promptFile = join(tmp.root, "args", ".ralph", "prompt.md");
     expect(seen.args).toEqual(["--task", "do {promptFile} now", `--file=${promptFile}`]);

@@ -5,18 +5,20 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { AgentPort, AgentProgressEvent, AgentRunRequest, AgentRunResult } from "../engine/ports";
+import type { AgentPort, AgentProgressEvent, AgentRunRequest, AgentRunResult } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import { claudeCodePreset } from "./claude-code.preset";
 import { codexPreset } from "./codex.preset";
 import type { CommandAgentConfig, CommandPreset } from "./command.schema";
-import type { AgentDeps } from "./deps";
+import type { AgentDeps, ReportedSpend } from "./deps";
 import { genericPreset } from "./generic.preset";
 import { defaultPriceLookup, priceUsage } from "./pricing";
-import { buildChildEnv, workingDir } from "./process-env";
+import { workingDir } from "./process-env";
 import { runProcess, type ProcessOutcome } from "./process-group";
 import { scrubDeep, scrubSecrets } from "./redact";
+import { prepareProcess } from "./sandbox/isolated-process";
+import { priced, spendReporter } from "./spend-reporter";
 import type { CommandPresetSpec, ParsedRun } from "./stream-parser";
 
 export const commandPresetSpecs: Record<CommandPreset, CommandPresetSpec> = {
@@ -28,8 +30,9 @@ export const commandPresetSpecs: Record<CommandPreset, CommandPresetSpec> = {
 /** Past this many lines a flood must not become an event flood: heartbeats are thinned. */
 const FREE_HEARTBEATS = 1000;
 const THINNED_HEARTBEAT_MS = 100;
+const MAX_LIVE_LINE = 2000;
 
-function progressEmitter(onProgress: AgentRunRequest["onProgress"]) {
+function progressEmitter(onProgress: AgentRunRequest["onProgress"], secrets: readonly string[]) {
   let lines = 0;
   let lastBeat = 0;
   return (event: AgentProgressEvent) => {
@@ -39,16 +42,63 @@ function progressEmitter(onProgress: AgentRunRequest["onProgress"]) {
       lastBeat = now;
     }
     try {
-      onProgress(event);
+      // Tool names and messages come from the agent's output: events are stored, so they are scrubbed too.
+      onProgress(event.kind === "heartbeat" ? event : scrubDeep(event, secrets));
     } catch {
       // a failing listener must not break the agent's output stream
     }
   };
 }
 
+/**
+ * Output lines for the live view, thinned like heartbeats past the first
+ * thousand: the lines left out are counted on the next one sent, and the
+ * last line is always sent (flush) so the tail ends where the agent did.
+ */
+function outputLines(emit: (event: AgentProgressEvent) => void) {
+  let lines = 0;
+  let last = 0;
+  let skipped = 0;
+  let pending: string | null = null;
+  // A held-back line goes out soon even if the agent then goes quiet.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const send = (text: string) => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const cut = text.length > MAX_LIVE_LINE ? `${text.slice(0, MAX_LIVE_LINE)}…` : text;
+    emit({ kind: "output", text: cut, ...(skipped > 0 ? { skipped } : {}) });
+    skipped = 0;
+    pending = null;
+  };
+  return {
+    line(text: string) {
+      if (++lines > FREE_HEARTBEATS) {
+        const now = performance.now();
+        if (now - last < THINNED_HEARTBEAT_MS) {
+          if (pending !== null) skipped++;
+          pending = text;
+          timer ??= setTimeout(() => {
+            timer = undefined;
+            last = performance.now();
+            if (pending !== null) send(pending);
+          }, THINNED_HEARTBEAT_MS);
+          return;
+        }
+        last = now;
+        if (pending !== null) skipped++;
+      }
+      send(text);
+    },
+    flush() {
+      if (pending !== null) send(pending);
+    },
+  };
+}
+
 function buildArgv(config: CommandAgentConfig, prompt: string, promptFile: string) {
   const base = config.argv ?? commandPresetSpecs[config.preset].argv;
-  if (base.length === 0) throw new AgentError("config", "The generic command preset needs an argv", { retryable: false });
+  if (base.length === 0)
+    throw new AgentError("config", "The generic command preset needs an argv", { retryable: false });
   let sawPrompt = false;
   let usesFile = config.promptVia === "file";
   const argv = [...base, ...config.extraArgs].map((arg) => {
@@ -63,8 +113,16 @@ function buildArgv(config: CommandAgentConfig, prompt: string, promptFile: strin
 
 const tail = (text: string, n: number) => (text.length > n ? `…${text.slice(-n)}` : text);
 
-function failure(config: CommandAgentConfig, outcome: ProcessOutcome, parsed: ParsedRun | null, secrets: string[]): AgentError | null {
+function failure(
+  config: CommandAgentConfig,
+  outcome: ProcessOutcome,
+  parsed: ParsedRun | null,
+  secrets: string[],
+  spent: ReportedSpend | null,
+): AgentError | null {
   const stderrTail = scrubSecrets(tail(outcome.stderrTail, 2000), secrets);
+  // A run that failed still spent what it reported.
+  const spend = spent ? { usage: spent, costUsd: spent.costUsd } : {};
   const details = {
     exitCode: outcome.exitCode,
     signal: outcome.exitSignal,
@@ -74,21 +132,59 @@ function failure(config: CommandAgentConfig, outcome: ProcessOutcome, parsed: Pa
     durationMs: Math.round(outcome.durationMs),
   };
   const name = config.argv?.[0] ?? commandPresetSpecs[config.preset].argv[0] ?? "command";
-  if (outcome.timedOut) {
-    return new AgentError("timeout", `${name} timed out after ${config.timeoutSeconds}s; its process group was killed (${outcome.killedWith})`, {
-      retryable: true,
-      details,
+  // The agent's own final status says it hit the provider's limit: whatever the exit code, the loop waits.
+  if (parsed?.usageLimit) {
+    const message = scrubSecrets(parsed.usageLimit, secrets);
+    return new AgentError("usage_limit", `${name} hit the provider's usage limit: ${message}`, {
+      retryable: false,
+      details: { ...details, usageLimit: { message } },
+      ...spend,
     });
   }
+  if (outcome.timedOut) {
+    return new AgentError(
+      "timeout",
+      `${name} timed out after ${config.timeoutSeconds}s; its process group was killed (${outcome.killedWith})`,
+      {
+        retryable: true,
+        details,
+        ...spend,
+      },
+    );
+  }
   if (outcome.exitCode !== 0) {
-    const how = outcome.exitCode === null ? `was killed by ${outcome.exitSignal}` : `exited with code ${outcome.exitCode}`;
+    const how =
+      outcome.exitCode === null ? `was killed by ${outcome.exitSignal}` : `exited with code ${outcome.exitCode}`;
     const hint = stderrTail.trim() ? `: ${tail(stderrTail.trim(), 300)}` : "";
-    return new AgentError("exit_nonzero", `${name} ${how}${hint}`, { retryable: true, details });
+    return new AgentError("exit_nonzero", `${name} ${how}${hint}`, { retryable: true, details, ...spend });
   }
   if (parsed?.error) {
-    return new AgentError("agent_reported_error", scrubSecrets(parsed.error, secrets), { retryable: true, details });
+    // The CLI's own result kind (Claude Code error_max_turns, error_during_execution) names the failure kind.
+    const subtype = typeof parsed.meta.subtype === "string" ? parsed.meta.subtype : null;
+    return new AgentError("agent_reported_error", scrubSecrets(parsed.error, secrets), {
+      retryable: true,
+      details: { ...details, subtype, warnings: parsed.warnings },
+      ...spend,
+    });
   }
   return null;
+}
+
+/** The iteration's commit and diffstat, or the workspace error that kept it from being taken. */
+async function takeSnapshot(deps: AgentDeps, loopId: string, iteration: number): Promise<Record<string, unknown>> {
+  if (!deps.git) return {};
+  try {
+    const taken = await deps.git.snapshot(loopId, iteration);
+    return {
+      snapshot: taken.snapshot,
+      // Redacted with the rest of meta below; stored apart from the row's summary and read on demand.
+      codeDiff: taken.diff.text,
+      codeDiffTruncated: taken.diff.truncated,
+      ...(taken.tampered.length > 0 ? { evidenceTampered: { files: taken.tampered, policy: taken.policy } } : {}),
+    };
+  } catch (e) {
+    return { workspaceError: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps): AgentPort {
@@ -98,7 +194,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
   return {
     async run(request: AgentRunRequest): Promise<AgentRunResult> {
       if (request.signal.aborted) throw abortedError("The agent");
-      const workspace = deps.workspaceDir(request.loopId);
+      const workspace = await deps.workspaceDir(request.loopId);
       const cwd = workingDir(workspace, config.cwd);
       const promptFile = resolve(workspace, config.promptFile);
       const { argv, usesFile } = buildArgv(config, request.input, promptFile);
@@ -106,37 +202,77 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         mkdirSync(dirname(promptFile), { recursive: true });
         writeFileSync(promptFile, request.input);
       }
-      const pendingEnv = buildChildEnv(config, deps.secrets, {
-        RALPH_LOOP_ID: request.loopId,
-        RALPH_ITERATION: String(request.iteration),
-        RALPH_ATTEMPT: String(request.attempt),
-        RALPH_AGENT_ID: request.agentId,
-        RALPH_WORKSPACE: workspace,
-        RALPH_PROMPT_FILE: promptFile,
+      const marker = `RALPH_AGENT_ID=${request.agentId}`;
+      const prepared = await prepareProcess({
+        config,
+        deps,
+        loopId: request.loopId,
+        workspace,
+        cwd,
+        argv,
+        preset: config.preset,
+        extraEnv: {
+          RALPH_LOOP_ID: request.loopId,
+          RALPH_ITERATION: String(request.iteration),
+          RALPH_ATTEMPT: String(request.attempt),
+          RALPH_AGENT_ID: request.agentId,
+          RALPH_WORKSPACE: workspace,
+          RALPH_PROMPT_FILE: promptFile,
+        },
       });
-      // Only wait when secrets had to be resolved; the common case stays synchronous.
-      const { env, secretValues } = pendingEnv instanceof Promise ? await pendingEnv : pendingEnv;
+      const secretValues = deps.redactor?.values(prepared.secretValues) ?? prepared.secretValues;
 
       const parser = preset.parser(config.maxOutputBytes);
-      const emit = progressEmitter(request.onProgress);
-      const outcome = await runProcess({
-        argv,
-        cwd,
-        env,
-        stdin: config.promptVia === "stdin" ? request.input : undefined,
-        timeoutMs: config.timeoutSeconds * 1000,
-        killGraceMs: config.killGraceMs,
-        maxOutputBytes: config.maxOutputBytes,
-        signal: request.signal,
-        onLine: (line) => parser.line(line, emit),
-      });
+      const emit = progressEmitter(request.onProgress, secretValues);
+      const partialSpend = () => {
+        const spend = parser.spend();
+        return spend && priced(spend, config.model, pricing);
+      };
+      const reporter = spendReporter(deps.tracker, request, partialSpend);
+      const live = outputLines(emit);
+      let outcome: ProcessOutcome;
+      try {
+        outcome = await runProcess({
+          argv: prepared.argv,
+          cwd,
+          env: prepared.env,
+          stdin: config.promptVia === "stdin" ? request.input : undefined,
+          timeoutMs: config.timeoutSeconds * 1000,
+          killGraceMs: config.killGraceMs,
+          maxOutputBytes: config.maxOutputBytes,
+          signal: request.signal,
+          marker,
+          onStart: (group) => deps.tracker?.started(request.loopId, request.iteration, group),
+          onLine: (line) => {
+            // The live view's tail; capped per line so one huge line is not one huge event.
+            live.line(line);
+            parser.line(line, emit);
+            reporter.poke();
+          },
+        });
+      } finally {
+        live.flush();
+        reporter.stop();
+        prepared.release();
+      }
+      // Committed by the server (outside the sandbox) whatever the outcome, so no work is lost.
+      const snapshot = await takeSnapshot(deps, request.loopId, request.iteration);
 
-      if (outcome.aborted) throw abortedError("The agent");
+      if (outcome.aborted) {
+        // What it spent before the kill still counts.
+        const spent = partialSpend();
+        throw new AgentError("aborted", "The agent was stopped by the operator", {
+          retryable: false,
+          ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
+        });
+      }
       if (outcome.spawnError !== null) {
-        throw new AgentError("spawn_failed", `Could not start "${argv[0]}": ${outcome.spawnError}`, { retryable: false });
+        throw new AgentError("spawn_failed", `Could not start "${argv[0]}": ${outcome.spawnError}`, {
+          retryable: false,
+        });
       }
       const parsed = outcome.timedOut ? null : parser.finish(outcome.stdout);
-      const error = failure(config, outcome, parsed, secretValues);
+      const error = failure(config, outcome, parsed, secretValues, partialSpend());
       if (error) throw error;
       const run = parsed!;
 
@@ -157,6 +293,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       if (run.usage === null) warnings.push("The agent reported no token usage");
 
       const meta = {
+        ...snapshot,
         kind: "command",
         preset: config.preset,
         exitCode: outcome.exitCode,
@@ -175,6 +312,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         toolCalls: run.toolCalls,
         truncated,
         progress: scrubDeep(run.progress, secretValues),
+        ...(run.question ? { question: scrubSecrets(run.question, secretValues) } : {}),
         // Parsed meta can quote the agent (commands it ran, errors it saw), so it is scrubbed too.
         meta: scrubDeep(meta, secretValues),
       };

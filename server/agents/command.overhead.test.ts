@@ -1,8 +1,9 @@
 /**
- * The command agent must add under 5 ms per iteration to the agent's own
- * process time. Measured against a bare spawn of the same instant script.
+ * An agent that answers at once, without reading its prompt, run after run:
+ * the executor must never trip on the EPIPE this causes, nor lose the answer.
+ * How much the executor adds to the script's own time is a figure in
+ * `npm run bench` (target < 5 ms), not an assertion here.
  */
-import { spawn } from "node:child_process";
 import { afterAll, expect, it } from "vitest";
 import { createCommandAgent } from "./command.executor";
 import { commandAgentSchema } from "./command.schema";
@@ -11,41 +12,15 @@ import { fixture, request, tempRoot, testDeps } from "./fixtures/harness";
 const tmp = tempRoot();
 afterAll(() => tmp.cleanup());
 
-function bareSpawn(file: string, input: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, [], { stdio: ["pipe", "pipe", "pipe"] });
-    child.stdout.on("data", () => undefined);
-    child.stderr.on("data", () => undefined);
-    child.on("error", reject);
-    child.on("close", () => resolve());
-    // The script answers without reading its prompt; like the executor, ignore the EPIPE that may follow.
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(input);
-  });
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-it("adds less than 5 ms per iteration over a bare spawn", async () => {
-  const script = fixture("instant.sh");
-  const agent = createCommandAgent(commandAgentSchema.parse({ kind: "command", argv: [script] }), testDeps(tmp.root));
-  const req = request({ input: "Answer at once" });
-  for (let i = 0; i < 5; i++) {
-    await bareSpawn(script, req.input);
-    await agent.run(req);
-  }
-  const bare: number[] = [];
-  const wrapped: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    let t = performance.now();
-    await bareSpawn(script, req.input);
-    bare.push(performance.now() - t);
-    t = performance.now();
+it("an instant agent that never reads its prompt answers every time", async () => {
+  const agent = createCommandAgent(
+    commandAgentSchema.parse({ kind: "command", argv: [fixture("instant.sh")] }),
+    testDeps(tmp.root),
+  );
+  // A prompt larger than a pipe buffer makes the unread stdin fail with EPIPE.
+  const req = request({ input: "Answer at once. ".repeat(10_000) });
+  for (let i = 0; i < 20; i++) {
     const result = await agent.run(req);
-    wrapped.push(performance.now() - t);
     expect(result.claim.done).toBe(true);
   }
-  const overhead = median(wrapped) - median(bare);
-  console.info(`command agent: median ${median(wrapped).toFixed(2)} ms vs bare spawn ${median(bare).toFixed(2)} ms (overhead ${overhead.toFixed(2)} ms)`);
-  expect(overhead).toBeLessThan(5);
 }, 60_000);

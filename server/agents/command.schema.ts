@@ -1,11 +1,16 @@
 import { z } from "zod";
+import { HOST_PATTERN, REGISTRIES } from "./sandbox/network-presets";
 import { envVarName, secretEnvField, secretIdField } from "./secret-resolver";
+
+/** The most output an operator may keep per agent run (or check, or webhook reply): 10 MB. */
+export const MAX_KEPT_OUTPUT_BYTES = 10_000_000;
 
 /** Variables a CLI agent usually needs; nothing else from the server leaks into it. */
 export const defaultEnvAllow = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "SHELL"];
 
-export const commandPresets = ["generic", "claude-code", "codex"] as const;
-export type CommandPreset = (typeof commandPresets)[number];
+import { commandPresets, type CommandPreset } from "./command-presets";
+
+export { commandPresets, type CommandPreset };
 
 export const childSecretSchema = z
   .object({
@@ -15,6 +20,24 @@ export const childSecretSchema = z
   })
   .describe("A secret passed to the agent process");
 
+export const sandboxNetworkSchema = z.object({
+  providerHosts: z
+    .boolean()
+    .default(true)
+    .describe("The preset's model API hosts (api.anthropic.com for Claude Code, api.openai.com for Codex)"),
+  registries: z.array(z.enum(REGISTRIES)).default([]).describe("Package registries it may download from"),
+  hosts: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(HOST_PATTERN, "must be a host name like github.com, *.example.com or example.com:8443"),
+    )
+    .default([])
+    .describe("Other hosts it may reach (public hosts; private ones need an admin)"),
+});
+
 /** Process limits shared by the command agent, the command-check scorer and the command verifier. */
 export const processFields = {
   cwd: z
@@ -22,15 +45,35 @@ export const processFields = {
     .refine((p) => !p.startsWith("/") && !p.split(/[\\/]/).includes(".."), "must be a path inside the workspace")
     .default("")
     .describe("Working directory, relative to the loop workspace"),
-  timeoutSeconds: z.number().min(0).default(1800).describe("Kill the process group after (seconds, 0 = never)"),
-  killGraceMs: z.number().int().min(0).default(5000).describe("Wait between SIGTERM and SIGKILL (ms)"),
-  maxOutputBytes: z.number().int().min(1024).default(1_000_000).describe("Output kept (bytes); the rest is dropped and marked truncated"),
-  envAllow: z.array(envVarName).default(defaultEnvAllow).describe("Server environment variables the process may inherit"),
+  timeoutSeconds: z
+    .number()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(1800)
+    .describe("Kill the process group after (seconds, 0 = never)"),
+  killGraceMs: z.number().int().min(0).max(600_000).default(5000).describe("Wait between SIGTERM and SIGKILL (ms)"),
+  // Bounded: what is kept is stored per iteration and sent to every browser that opens it.
+  maxOutputBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(MAX_KEPT_OUTPUT_BYTES)
+    .default(1_000_000)
+    .describe("Output kept (bytes); the rest is dropped and marked truncated"),
+  envAllow: z
+    .array(envVarName)
+    .default(defaultEnvAllow)
+    .describe("Server environment variables the process may inherit"),
   env: z
     .record(envVarName, z.string())
     .default({})
     .meta({ description: "Extra fixed variables (not for secrets: use Secrets)", secret: true }),
   secrets: z.array(childSecretSchema).default([]).describe("Secrets passed as variables"),
+  sandbox: z
+    .enum(["on", "off"])
+    .default("on")
+    .describe("Run inside the sandbox: workspace writable, data and app folders hidden (off: admins only)"),
+  network: sandboxNetworkSchema.prefault({}).describe("What the process may reach from inside the sandbox"),
 };
 
 export const commandAgentSchema = z

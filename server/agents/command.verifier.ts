@@ -1,8 +1,11 @@
-import type { VerifierPort } from "../engine/ports";
+import type { VerifierPort } from "../engine";
 import { abortedError, AgentError } from "./agent-error";
+import { tamperNote } from "./git/tamper-note";
 import type { AgentDeps } from "./deps";
-import { buildChildEnv, workingDir } from "./process-env";
+import { workingDir } from "./process-env";
 import { runProcess } from "./process-group";
+import { scrubSecrets } from "./redact";
+import { prepareProcess } from "./sandbox/isolated-process";
 import type { CommandVerifierConfig } from "./verifier.schema";
 
 const lastLines = (text: string, max = 500) => {
@@ -17,28 +20,56 @@ const lastLines = (text: string, max = 500) => {
 export function createCommandVerifier(config: CommandVerifierConfig, deps: AgentDeps, loopId: string): VerifierPort {
   return {
     async verify(request) {
-      const workspace = deps.workspaceDir(loopId);
+      const workspace = await deps.workspaceDir(loopId);
+      // Before anything runs: an agent that edited the tests must not complete on that evidence.
+      const guard = deps.git ? await deps.git.protectEvidence(loopId) : null;
+      if (guard && guard.tampered.length > 0 && guard.policy === "fail")
+        return { complete: false, reason: tamperNote(guard) };
       const cwd = workingDir(workspace, config.cwd);
-      const pending = buildChildEnv(config, deps.secrets, { RALPH_LOOP_ID: loopId, RALPH_ITERATION: String(request.iteration), RALPH_WORKSPACE: workspace });
-      const { env } = pending instanceof Promise ? await pending : pending;
-      const outcome = await runProcess({
-        argv: config.argv,
+      // Sandboxed like the agent: it runs code the agent may have written.
+      const prepared = await prepareProcess({
+        config,
+        deps,
+        loopId,
+        workspace,
         cwd,
-        env,
-        stdin: JSON.stringify({ task: request.task, answer: request.answer, iteration: request.iteration, previousResults: request.previousResults }),
+        argv: config.argv,
+        preset: null,
+        extraEnv: { RALPH_LOOP_ID: loopId, RALPH_ITERATION: String(request.iteration), RALPH_WORKSPACE: workspace },
+      });
+      const outcome = await runProcess({
+        argv: prepared.argv,
+        cwd,
+        env: prepared.env,
+        stdin: JSON.stringify({
+          task: request.task,
+          answer: request.answer,
+          iteration: request.iteration,
+          previousResults: request.previousResults,
+        }),
         timeoutMs: config.timeoutSeconds * 1000,
         killGraceMs: config.killGraceMs,
         maxOutputBytes: config.maxOutputBytes,
         signal: request.signal,
-      });
+      }).finally(prepared.release);
+      // What it prints is stored as the verdict's reason: no secret of this loop may be in it.
+      const scrub = (text: string) =>
+        scrubSecrets(text, deps.redactor?.values(prepared.secretValues) ?? prepared.secretValues);
       if (outcome.aborted) throw abortedError("The verifier");
       if (outcome.spawnError !== null) {
-        throw new AgentError("spawn_failed", `The verifier could not start "${config.argv[0]}": ${outcome.spawnError}`, { retryable: false });
+        throw new AgentError(
+          "spawn_failed",
+          `The verifier could not start "${config.argv[0]}": ${outcome.spawnError}`,
+          { retryable: false },
+        );
       }
-      if (outcome.timedOut) return { complete: false, reason: `the verifier timed out after ${config.timeoutSeconds}s` };
-      const said = lastLines(outcome.stdout) || lastLines(outcome.stderrTail);
+      if (outcome.timedOut)
+        return { complete: false, reason: `the verifier timed out after ${config.timeoutSeconds}s` };
+      const said = scrub(lastLines(outcome.stdout) || lastLines(outcome.stderrTail));
       const exit = outcome.exitCode === null ? `killed by ${outcome.exitSignal}` : `exit ${outcome.exitCode}`;
-      return { complete: outcome.exitCode === 0, reason: said ? `${exit}: ${said}` : exit };
+      const reason = said ? `${exit}: ${said}` : exit;
+      if (guard && guard.tampered.length > 0) return { complete: false, reason: `${tamperNote(guard)}. ${reason}` };
+      return { complete: outcome.exitCode === 0, reason };
     },
   };
 }

@@ -7,7 +7,7 @@
  * retries and the evidence gate have something to show. Everything it
  * produces is labelled "demo".
  */
-import type { AgentPort, AgentRunRequest, AgentRunResult } from "../engine/ports";
+import type { AgentPort, AgentRunRequest, AgentRunResult } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import type { AgentDeps } from "./deps";
@@ -77,7 +77,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function compose(config: DemoAgentConfig, request: AgentRunRequest, terms: string[], coverage: number, random: () => number, suffix: string) {
+function compose(
+  config: DemoAgentConfig,
+  request: AgentRunRequest,
+  terms: string[],
+  coverage: number,
+  random: () => number,
+  suffix: string,
+) {
   const covered = terms.slice(0, Math.round(coverage * terms.length));
   const lines = [
     `[demo] Offline demo agent (seed ${config.seed}) — iteration ${request.iteration}, attempt ${request.attempt}. Not a real model.`,
@@ -86,12 +93,15 @@ function compose(config: DemoAgentConfig, request: AgentRunRequest, terms: strin
     "",
   ];
   for (const term of covered) lines.push(`- ${SENTENCES[Math.floor(random() * SENTENCES.length)]!(term)}`);
-  if (covered.length < terms.length) lines.push("", `Still to do: ${terms.length - covered.length} of ${terms.length} parts.`);
+  if (covered.length < terms.length)
+    lines.push("", `Still to do: ${terms.length - covered.length} of ${terms.length} parts.`);
   // Padded to a length set by progress alone, so a plateau really scores flat.
   let text = lines.join("\n");
   const target = Math.round(DEMO_FULL_LENGTH * (0.25 + 0.75 * coverage)) - suffix.length;
-  const filler = "\nNotes: each step is checked against the goal before moving on; open questions are listed for the next iteration.";
-  if (text.length < target) text = (text + filler.repeat(Math.ceil((target - text.length) / filler.length))).slice(0, target);
+  const filler =
+    "\nNotes: each step is checked against the goal before moving on; open questions are listed for the next iteration.";
+  if (text.length < target)
+    text = (text + filler.repeat(Math.ceil((target - text.length) / filler.length))).slice(0, target);
   return { text: text + suffix, covered };
 }
 
@@ -101,19 +111,37 @@ export function createDemoAgent(config: DemoAgentConfig, deps: AgentDeps): Agent
     async run(request): Promise<AgentRunResult> {
       if (request.signal.aborted) throw abortedError("The demo agent");
       const random = seededRandom(hash(`${config.seed}:${request.iteration}:${request.attempt}`));
-      const terms = config.keywords ?? (goalKeywords(request.goal).length ? goalKeywords(request.goal) : FALLBACK_TERMS);
+      const terms =
+        config.keywords ?? (goalKeywords(request.goal).length ? goalKeywords(request.goal) : FALLBACK_TERMS);
       const coverage = demoCoverage(config.seed, config.stepsToComplete, request.iteration);
 
       const beats = 4;
       for (let i = 1; i <= beats; i++) {
         if (config.delayMs > 0) await sleep(config.delayMs / beats, request.signal);
         request.onProgress({ kind: "progress", message: `demo: drafting (${i}/${beats})` });
+        request.onProgress({
+          kind: "output",
+          text: `drafting part ${i} of ${beats} for iteration ${request.iteration}`,
+        });
+      }
+      if (config.usageLimitAt.includes(request.iteration)) {
+        // Claude Code's own wording, so the engine reads the reset time exactly as from the real CLI.
+        const resetAt = Math.ceil(((deps.now ?? Date.now)() + config.usageLimitResetSeconds * 1000) / 1000);
+        const message = `Claude AI usage limit reached|${resetAt}`;
+        throw new AgentError("usage_limit", `demo: simulated usage limit (${message})`, {
+          retryable: false,
+          details: { label: "demo", usageLimit: { message } },
+        });
       }
       if (random() < config.failureRate) {
-        throw new AgentError("demo_failure", "demo: simulated provider error (HTTP 503), as real providers sometimes return", {
-          retryable: true,
-          details: { label: "demo" },
-        });
+        throw new AgentError(
+          "demo_failure",
+          "demo: simulated provider error (HTTP 503), as real providers sometimes return",
+          {
+            retryable: true,
+            details: { label: "demo" },
+          },
+        );
       }
 
       const claimsEarly = coverage >= 0.4 && random() < config.earlyClaimRate;

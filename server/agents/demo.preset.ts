@@ -4,7 +4,7 @@
  * goal's key terms, and answer length), with score evidence only, so an
  * early "done" claim is visibly not enough.
  */
-import type { LoopConfigInput } from "../engine/config.schema";
+import type { LoopConfigInput } from "../engine";
 import type { AgentConfigInput, ReflectorConfigInput, VerifierConfigInput } from "./agent.schema";
 import { DEMO_FULL_LENGTH } from "./demo.executor";
 import { goalKeywords } from "./keyword.scorer";
@@ -19,9 +19,13 @@ export interface LoopPreset {
   reflector: ReflectorConfigInput;
 }
 
-export const DEFAULT_DEMO_GOAL = "Write a migration plan for moving user sessions from cookies to signed tokens, with rollout and rollback steps";
+export const DEFAULT_DEMO_GOAL =
+  "Write a migration plan for moving user sessions from cookies to signed tokens, with rollout and rollback steps";
 
-export function demoLoopPreset(goal: string = DEFAULT_DEMO_GOAL, options: { seed?: number; delayMs?: number } = {}): LoopPreset {
+export function demoLoopPreset(
+  goal: string = DEFAULT_DEMO_GOAL,
+  options: { seed?: number; delayMs?: number } = {},
+): LoopPreset {
   const keywords = goalKeywords(goal);
   const terms = keywords.length ? keywords : ["overview", "approach", "details", "examples", "risks", "summary"];
   return {

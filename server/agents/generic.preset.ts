@@ -4,7 +4,7 @@
  * "claim":..,"toolCalls":..,"progress":..} — is honoured and removed from the
  * answer, so simple scripts can report tokens, cost and a done signal.
  */
-import type { AgentClaim, AgentProgressReport, TokenUsage } from "../engine/ports";
+import type { AgentClaim, AgentProgressReport, TokenUsage } from "../engine";
 import { claimFromValue } from "./claim";
 import { progressReportSchema, usageSchema } from "./progress.schema";
 import { jsonLine, type CommandPresetSpec, type StreamParser } from "./stream-parser";
@@ -52,6 +52,11 @@ export function genericParser(): StreamParser {
       }
     },
 
+    spend() {
+      if (usage === null && cost === null) return null;
+      return { usage: usage ?? { input: 0, output: 0, cache: 0 }, costUsd: cost, cacheWriteTokens: 0 };
+    },
+
     finish(keptStdout) {
       const output =
         controlLines.size === 0
@@ -60,7 +65,18 @@ export function genericParser(): StreamParser {
               .split("\n")
               .filter((l) => !controlLines.has(l.trim()))
               .join("\n");
-      return { output, usage, cacheWriteTokens: 0, costUsd: cost, toolCalls, claim, progress, error: null, meta: {}, warnings };
+      return {
+        output,
+        usage,
+        cacheWriteTokens: 0,
+        costUsd: cost,
+        toolCalls,
+        claim,
+        progress,
+        error: null,
+        meta: {},
+        warnings,
+      };
     },
   };
 }

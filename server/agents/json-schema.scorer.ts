@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { ScorerPort, ValidatorFn } from "../engine/ports";
-import { parseOutputData, schemaValidator, validateSchema } from "../engine/validators";
+import type { ScorerPort, ValidatorFn } from "../engine";
+import { parseOutputData, schemaValidator, validateSchema } from "../engine";
 import { AgentError } from "./agent-error";
 import type { JsonSchemaScorerConfig } from "./scorer.schema";
 
@@ -11,7 +11,9 @@ function contractOf(config: JsonSchemaScorerConfig) {
     try {
       schema = z.fromJSONSchema(config.schema as Parameters<typeof z.fromJSONSchema>[0]);
     } catch (error) {
-      throw new AgentError("config", `Scorer "${config.name}": unusable JSON Schema (${(error as Error).message})`, { retryable: false });
+      throw new AgentError("config", `Scorer "${config.name}": unusable JSON Schema (${(error as Error).message})`, {
+        retryable: false,
+      });
     }
   }
   return { required: config.required, schema };

@@ -1,4 +1,4 @@
-import type { ScorerPort, ValidatorFn } from "../engine/ports";
+import type { ScorerPort, ValidatorFn } from "../engine";
 import type { KeywordScorerConfig } from "./scorer.schema";
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -34,7 +34,11 @@ export function keywordValidator(config: KeywordScorerConfig): ValidatorFn {
   const match = matcher(config);
   return ({ output }) => {
     const { missing } = match(output);
-    return { name: config.name, valid: missing.length === 0, errors: missing.map((k) => `the output does not mention "${k}"`) };
+    return {
+      name: config.name,
+      valid: missing.length === 0,
+      errors: missing.map((k) => `the output does not mention "${k}"`),
+    };
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ScorerPort, ValidatorFn } from "../engine/ports";
+import type { ScorerPort, ValidatorFn } from "../engine";
 import type { LengthScorerConfig } from "./scorer.schema";
 
 function measure(config: LengthScorerConfig, output: string): number {

@@ -5,7 +5,7 @@
  * become AgentErrors.
  */
 import { generateText, type LanguageModelUsage, type ModelMessage } from "ai";
-import type { TokenUsage } from "../engine/ports";
+import type { TokenUsage } from "../engine";
 import type { AgentDeps } from "./deps";
 import { callSignals, llmError } from "./llm-errors";
 import { resolveModel } from "./llm.provider";
@@ -35,7 +35,10 @@ export interface ModelReply {
 export function toTokenUsage(usage: LanguageModelUsage): { usage: TokenUsage; cacheWrite: number } {
   const cache = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0;
   const input = Math.max(0, (usage.inputTokens ?? 0) - cache);
-  return { usage: { input, output: usage.outputTokens ?? 0, cache }, cacheWrite: usage.inputTokenDetails?.cacheWriteTokens ?? 0 };
+  return {
+    usage: { input, output: usage.outputTokens ?? 0, cache },
+    cacheWrite: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
+  };
 }
 
 export const addUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
@@ -57,9 +60,17 @@ export async function callModel(ref: ModelRef, deps: AgentDeps, call: ModelCall)
   };
   let result;
   try {
-    result = await (call.messages ? generateText({ ...base, messages: call.messages }) : generateText({ ...base, prompt: call.prompt ?? "" }));
+    result = await (call.messages
+      ? generateText({ ...base, messages: call.messages })
+      : generateText({ ...base, prompt: call.prompt ?? "" }));
   } catch (error) {
-    throw llmError(error, { what: call.what, signal: call.signal, timeoutSignal, timeoutSeconds: ref.timeoutSeconds, secretValues });
+    throw llmError(error, {
+      what: call.what,
+      signal: call.signal,
+      timeoutSignal,
+      timeoutSeconds: ref.timeoutSeconds,
+      secretValues,
+    });
   }
   const { usage, cacheWrite } = toTokenUsage(result.usage);
   const priced = priceUsage(deps.pricing ?? defaultPriceLookup, ref.model, usage, { override: ref.price, cacheWrite });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReflectionContext, ScoreContext, VerifyRequest } from "../engine/ports";
+import type { ReflectionContext, ScoreContext, VerifyRequest } from "../engine";
 import { AgentError } from "./agent-error";
 import { tempRoot, testDeps } from "./fixtures/harness";
 import { startLlmServer, type LlmServer } from "./fixtures/llm-server";
@@ -44,7 +44,10 @@ const verifyRequest = (overrides: Partial<VerifyRequest> = {}): VerifyRequest =>
 
 describe("LLM judge", () => {
   const judge = () =>
-    createScorers([{ kind: "llm-judge", model: "gpt-4o-mini", baseURL: server.baseURL, rubric: "Accurate and mentions keys" }], deps())[0]!;
+    createScorers(
+      [{ kind: "llm-judge", model: "gpt-4o-mini", baseURL: server.baseURL, rubric: "Accurate and mentions keys" }],
+      deps(),
+    )[0]!;
 
   it("returns the rubric score with its rationale", async () => {
     server.queue({ text: '{"score": 0.8, "rationale": "Accurate, a little short."}' });
@@ -63,7 +66,11 @@ describe("LLM judge", () => {
 
 describe("LLM verifier", () => {
   const verifier = (extra: Record<string, unknown> = {}) =>
-    createVerifier({ kind: "llm", provider: "anthropic", model: "claude-haiku-4-5", baseURL: server.baseURL, ...extra }, deps(), "l")!;
+    createVerifier(
+      { kind: "llm", provider: "anthropic", model: "claude-haiku-4-5", baseURL: server.baseURL, ...extra },
+      deps(),
+      "l",
+    )!;
 
   it("asks with no tools, 512 output tokens, a bounded answer and the previous attempts", async () => {
     server.queue({ text: '{"complete": true, "reason": "All sections present."}' });
@@ -81,17 +88,24 @@ describe("LLM verifier", () => {
 
   it("repairs malformed JSON once, then fails clearly", async () => {
     server.queue({ text: "yes it is complete" }, { text: '{"complete": false, "reason": "missing the summary"}' });
-    expect(await verifier().verify(verifyRequest())).toEqual({ complete: false, reason: "missing the summary (verdict JSON repaired once)" });
+    expect(await verifier().verify(verifyRequest())).toEqual({
+      complete: false,
+      reason: "missing the summary (verdict JSON repaired once)",
+    });
 
     server.queue({ text: "yes" }, { text: '{"complete": "yes"}' });
-    const error = (await verifier().verify(verifyRequest()).catch((e: unknown) => e)) as AgentError;
+    const error = (await verifier()
+      .verify(verifyRequest())
+      .catch((e: unknown) => e)) as AgentError;
     expect(error).toBeInstanceOf(AgentError);
     expect(error.message).toMatch(/malformed JSON twice: complete: .*reason/);
   });
 
   it("reports a 429 as retryable, and the next call succeeds", async () => {
     server.queue({ status: 429 }, { text: '{"complete": false, "reason": "not yet"}' });
-    const error = (await verifier().verify(verifyRequest()).catch((e: unknown) => e)) as AgentError;
+    const error = (await verifier()
+      .verify(verifyRequest())
+      .catch((e: unknown) => e)) as AgentError;
     expect(error.code).toBe("rate_limited");
     expect(error.retryable).toBe(true);
     expect((await verifier().verify(verifyRequest())).complete).toBe(false);
@@ -129,7 +143,10 @@ describe("reflectors", () => {
       suggestions: ["run the tests before finishing"],
     };
     server.queue({ text: JSON.stringify(reflection) });
-    const reflector = createReflector({ kind: "llm", provider: "openai-compatible", model: "qwen2.5", baseURL: server.baseURL }, deps());
+    const reflector = createReflector(
+      { kind: "llm", provider: "openai-compatible", model: "qwen2.5", baseURL: server.baseURL },
+      deps(),
+    );
     expect(await reflector.reflect(ctx)).toEqual(reflection);
     expect(sentText(lastBody())).toContain("tests: 0.25");
   });
@@ -149,12 +166,19 @@ describe("reflectors", () => {
       { kind: "length", min: 100 },
     ]);
     const first = await reflector.reflect(ctx);
-    expect(first.summary).toBe("Iteration 4 scored 0.62 on average; 2 of 3 checks below full marks (weakest: tests, length).");
+    expect(first.summary).toBe(
+      "Iteration 4 scored 0.62 on average; 2 of 3 checks below full marks (weakest: tests, length).",
+    );
     expect(first.keyFindings).toEqual(['"tests" scored 0.25', '"length" scored 0.60']);
     expect(first.suggestions[0]).toBe("Run `npm test` yourself and fix what fails before finishing");
     const second = await reflector.reflect({ ...ctx, iteration: 5, history: [first] });
     expect(second.insights[0]).toMatch(/"tests" has been the weakest check for 2 iterations/);
-    const failed = await reflector.reflect({ ...ctx, error: "claude timed out after 1800s; its process group was killed (SIGTERM)", scores: {}, meanScore: null });
+    const failed = await reflector.reflect({
+      ...ctx,
+      error: "claude timed out after 1800s; its process group was killed (SIGTERM)",
+      scores: {},
+      meanScore: null,
+    });
     expect(failed.rootCauses[0]).toMatch(/^The agent ran out of time/);
     expect(failed.suggestions[0]).toMatch(/smaller step/);
   });

@@ -4,7 +4,7 @@
  * its reply and what was wrong) fixes most of that without looping forever.
  */
 import type { z } from "zod";
-import type { TokenUsage } from "../engine/ports";
+import type { TokenUsage } from "../engine";
 import { AgentError } from "./agent-error";
 import type { AgentDeps } from "./deps";
 import { addUsage, callModel, type ModelCall } from "./llm-call";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ScorerPort } from "../engine/ports";
+import type { ScorerPort } from "../engine";
 import type { AgentDeps } from "./deps";
 import { generateJson } from "./llm-json";
 import type { LlmJudgeScorerConfig } from "./scorer.schema";

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentRunError } from "../engine/run-phase";
-import { ralph } from "../engine/retry";
+import { AgentRunError, ralph, usageLimitSignalOf } from "../engine";
 import { AgentError } from "./agent-error";
 import { request, tempRoot, testDeps } from "./fixtures/harness";
 import { startLlmServer, type LlmServer } from "./fixtures/llm-server";
@@ -36,7 +35,10 @@ async function withRetries(run: () => Promise<unknown>) {
 
 describe("llm executor", () => {
   it("calls OpenAI chat completions with the key, and turns usage into tokens and cost", async () => {
-    server.queue({ text: "Here it is.\n<promise>COMPLETE</promise>", usage: { input: 1000, output: 200, cached: 400 } });
+    server.queue({
+      text: "Here it is.\n<promise>COMPLETE</promise>",
+      usage: { input: 1000, output: 200, cached: 400 },
+    });
     const before = server.requests.length;
     const result = await agent({ provider: "openai", model: "gpt-4o-mini", temperature: 0.2, system: "Be brief." }).run(
       request({ input: "Write a haiku" }),
@@ -57,7 +59,9 @@ describe("llm executor", () => {
   it("calls Anthropic messages with x-api-key", async () => {
     server.queue({ text: "Bonjour", usage: { input: 50, output: 10 } });
     const before = server.requests.length;
-    const result = await agent({ provider: "anthropic", model: "claude-sonnet-4-5", maxOutputTokens: 300 }).run(request());
+    const result = await agent({ provider: "anthropic", model: "claude-sonnet-4-5", maxOutputTokens: 300 }).run(
+      request(),
+    );
     const sent = server.requests[before]!;
     expect(sent.path).toBe("/v1/messages");
     expect(sent.headers["x-api-key"]).toBe(KEY);
@@ -85,6 +89,32 @@ describe("llm executor", () => {
     expect(outcome.attempts).toBe(2);
     expect(outcome.failures[0]!.message).toMatch(/rate limited \(HTTP 429\)/);
     expect(server.requests.length - before).toBe(2);
+  });
+
+  it("a 429 or an overloaded 529 carries the provider's retry-after and reset headers for the loop's wait", async () => {
+    const reset = "2030-01-01T00:00:00Z";
+    server.queue({ status: 429, headers: { "retry-after": "42", "anthropic-ratelimit-requests-reset": reset } });
+    const limited = await agent({ model: "gpt-4o-mini" })
+      .run(request())
+      .catch((e: unknown) => e);
+    expect(usageLimitSignalOf(limited)).toMatchObject({
+      retryAfter: "42",
+      resetHeaders: { "anthropic-ratelimit-requests-reset": reset },
+    });
+    server.queue({ status: 529, error: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' });
+    const overloaded = await agent({ provider: "anthropic", model: "claude-sonnet-4-5" })
+      .run(request())
+      .catch((e: unknown) => e);
+    expect(usageLimitSignalOf(overloaded)?.message).toMatch(/overloaded \(HTTP 529\)/);
+    // A plain 500 is an error, not a limit.
+    server.queue({ status: 500 });
+    expect(
+      usageLimitSignalOf(
+        await agent({ model: "gpt-4o-mini" })
+          .run(request())
+          .catch((e: unknown) => e),
+      ),
+    ).toBeNull();
   });
 
   it("marks a 500 retryable and sends exactly one request per attempt", async () => {
@@ -118,6 +148,26 @@ describe("llm executor", () => {
     expect(error.code).toBe("config");
     expect(error.retryable).toBe(false);
     expect(error.message).toContain("MISSING_KEY");
+  });
+
+  it.each([
+    ["the fixture server on loopback, with no admin allowlist", () => server.baseURL],
+    ["a name that resolves to loopback", () => server.baseURL.replace("127.0.0.1", "localhost")],
+    ["cloud metadata", () => "http://169.254.169.254/latest"],
+  ])("refuses %s before the key leaves: the SSRF guard covers model calls", async (_, url) => {
+    const before = server.requests.length;
+    const llm = createLlmAgent(
+      llmAgentSchema.parse({ kind: "llm", provider: "openai", model: "gpt-4o-mini", baseURL: url() }),
+      testDeps(tmp.root, { "env:OPENAI_API_KEY": KEY }, { allowHosts: [] }),
+    );
+    const error = await llm.run(request()).then(
+      () => null,
+      (e: unknown) => e as AgentError,
+    );
+    expect(error?.code).toBe("ssrf_refused");
+    expect(error?.retryable).toBe(false);
+    expect(error?.message).not.toContain(KEY);
+    expect(server.requests.length).toBe(before);
   });
 
   it("requires a base URL for OpenAI-compatible servers", () => {

@@ -1,4 +1,4 @@
-import type { AgentPort, AgentRunResult } from "../engine/ports";
+import type { AgentPort, AgentRunResult } from "../engine";
 import { abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import type { AgentDeps } from "./deps";

@@ -1,4 +1,4 @@
-import type { Reflection, ReflectionContext, ReflectorPort } from "../engine/ports";
+import type { Reflection, ReflectionContext, ReflectorPort } from "../engine";
 import type { AgentDeps } from "./deps";
 import { generateJson } from "./llm-json";
 import { reflectionSchema, type LlmReflectorConfig } from "./reflector.schema";
@@ -44,7 +44,8 @@ export function createLlmReflector(config: LlmReflectorConfig, deps: AgentDeps):
           what: "The reflector",
           system: SYSTEM,
           prompt: prompt(ctx, config.instructions),
-          shape: '{"summary": string, "keyFindings": string[], "rootCauses": string[], "insights": string[], "suggestions": string[]}',
+          shape:
+            '{"summary": string, "keyFindings": string[], "rootCauses": string[], "insights": string[], "suggestions": string[]}',
           maxOutputTokens: OUTPUT_TOKENS[ctx.level],
           signal: ctx.signal,
         },

@@ -23,13 +23,16 @@ export const modelFields = {
     .url({ protocol: /^https?$/ })
     .optional()
     .describe("API base URL; required for OpenAI-compatible servers, e.g. http://127.0.0.1:11434/v1"),
-  apiKeyEnv: secretEnvField("API key from this server environment variable (default OPENAI_API_KEY / ANTHROPIC_API_KEY)").optional(),
+  apiKeyEnv: secretEnvField(
+    "API key from this server environment variable (default OPENAI_API_KEY / ANTHROPIC_API_KEY)",
+  ).optional(),
   apiKeySecret: secretIdField("API key from this stored secret (id)").optional(),
   price: modelPriceSchema.optional(),
   timeoutSeconds: z.number().min(0).default(300).describe("Give up on a model call after (seconds, 0 = never)"),
 };
 
-const needsBaseURL = (m: { provider: LlmProvider; baseURL?: string }) => m.provider !== "openai-compatible" || !!m.baseURL;
+const needsBaseURL = (m: { provider: LlmProvider; baseURL?: string }) =>
+  m.provider !== "openai-compatible" || !!m.baseURL;
 const baseURLIssue = { message: "an OpenAI-compatible server needs its base URL", path: ["baseURL"] };
 
 export const modelRefSchema = z.object(modelFields).refine(needsBaseURL, baseURLIssue).describe("Model");

@@ -4,7 +4,7 @@
  * verdicts are included so it does not flip-flop without reason.
  */
 import { z } from "zod";
-import type { VerificationAttempt, VerifierPort } from "../engine/ports";
+import type { VerificationAttempt, VerifierPort } from "../engine";
 import type { AgentDeps } from "./deps";
 import { generateJson } from "./llm-json";
 import type { LlmVerifierConfig } from "./verifier.schema";
@@ -27,7 +27,10 @@ function history(previous: readonly VerificationAttempt[], keep: number): string
   if (keep === 0 || previous.length === 0) return "";
   const lines = previous
     .slice(-keep)
-    .map((a) => `- iteration ${a.iteration}: ${a.complete ? "complete" : "not complete"}. ${a.reason}\n  answer began: ${clip(a.answer, 300).replace(/\n/g, " ")}`);
+    .map(
+      (a) =>
+        `- iteration ${a.iteration}: ${a.complete ? "complete" : "not complete"}. ${a.reason}\n  answer began: ${clip(a.answer, 300).replace(/\n/g, " ")}`,
+    );
   return `Previous verification attempts (oldest first):\n${lines.join("\n")}`;
 }
 
@@ -56,7 +59,10 @@ export function createLlmVerifier(config: LlmVerifierConfig, deps: AgentDeps): V
         },
         verdictSchema,
       );
-      return { complete: reply.value.complete, reason: reply.value.reason + (reply.repaired ? " (verdict JSON repaired once)" : "") };
+      return {
+        complete: reply.value.complete,
+        reason: reply.value.reason + (reply.repaired ? " (verdict JSON repaired once)" : ""),
+      };
     },
   };
 }

@@ -4,7 +4,7 @@
  * the registry deps) rather than the adapters. Keys match model ids by
  * longest prefix, so dated ids ("claude-sonnet-4-5-20250929") find their row.
  */
-import type { TokenUsage } from "../engine/ports";
+import type { TokenUsage } from "../engine";
 
 export interface ModelPrice {
   inputPerMTok: number;
@@ -46,7 +46,9 @@ export function tableLookup(table: Record<string, ModelPrice>): PriceLookup {
   return (model) => {
     // "openai/gpt-4o" and "anthropic/claude-..." style ids name the provider first.
     const id = model.toLowerCase().replace(/^[a-z0-9-]+\//, "");
-    const key = keys.find((k) => id === k || id.startsWith(`${k}-`) || id.startsWith(`${k}.`) || id.startsWith(`${k}:`));
+    const key = keys.find(
+      (k) => id === k || id.startsWith(`${k}-`) || id.startsWith(`${k}.`) || id.startsWith(`${k}:`),
+    );
     return key === undefined ? undefined : table[key];
   };
 }
@@ -79,7 +81,10 @@ export function priceUsage(
 ): PricedCost {
   const price = options.override ?? lookup(model);
   if (!price) {
-    return { costUsd: 0, warning: `No price known for model "${model}"; its cost is counted as $0. Add it to the pricing table.` };
+    return {
+      costUsd: 0,
+      warning: `No price known for model "${model}"; its cost is counted as $0. Add it to the pricing table.`,
+    };
   }
   return { costUsd: costOf(price, usage, options.cacheWrite) };
 }

@@ -4,11 +4,29 @@
  * (shells, test runners, language servers), and killing only the direct child
  * would leave those running after a timeout or an operator kill.
  *
+ * No orphans: the group starts with a tiny watcher (a subshell of /bin/sh)
+ * that holds one end of a pipe whose other end only this process holds. When
+ * this process dies, even by SIGKILL, the kernel closes that end, the
+ * watcher's read returns and it kills the whole group. The same happens when
+ * the agent exits: whatever it left running in its group dies with it.
+ *
  * Hot path for agents that answer at once: no polling and no timers beyond
  * the ones a limit needs; everything is driven by child-process events.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { join, resolve as resolvePath } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { describeGroup, hasProc, liveProcesses, type ProcessGroupRecord } from "./process-identity";
+
+/**
+ * `sh -c WATCHER name argv...`: fork the watcher (it ignores the SIGTERM the
+ * group gets on a timeout, and dies by the SIGKILL it sends or that follows),
+ * close the pipe in the main shell, then become the agent: the agent keeps the
+ * group leader's pid, its stdin, and its own exit code or signal.
+ */
+const WATCHER =
+  '( trap "" TERM; read -r _ <&3; kill -KILL 0 ) </dev/null >/dev/null 2>&1 & exec 3<&-; unset PWD; exec "$@"';
 
 export interface ProcessSpec {
   argv: readonly string[];
@@ -25,6 +43,10 @@ export interface ProcessSpec {
   signal?: AbortSignal;
   /** Every complete stdout line, including those past the cap (parsers need the final result line). */
   onLine?(line: string): void;
+  /** Called once the group exists, with what identifies it after a crash of this process. */
+  onStart?(group: ProcessGroupRecord): void;
+  /** `NAME=value` from `env` that marks every process of this run (see ProcessGroupRecord). */
+  marker?: string;
 }
 
 export interface ProcessOutcome {
@@ -55,8 +77,35 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals | 0): boole
   }
 }
 
-/** True while any process of the group (the child or something it started) is alive. */
-export const groupAlive = (pid: number | undefined) => signalGroup(pid, 0);
+/** Why `file` cannot be executed (as execvp would look it up), or null when it can. */
+export function missingProgram(file: string | undefined, cwd: string, path: string | undefined): string | null {
+  if (!file) return "empty command";
+  const candidates = file.includes("/")
+    ? [resolvePath(/*turbopackIgnore: true*/ cwd, file)]
+    : (path ?? "/usr/local/bin:/usr/bin:/bin")
+        .split(":")
+        .map((dir) => join(/*turbopackIgnore: true*/ dir || ".", file));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return null;
+    } catch {
+      // not here; try the next PATH entry
+    }
+  }
+  return `spawn ${file} ENOENT`;
+}
+
+/**
+ * True while any process of the group (the child or something it started) is
+ * alive. kill(-pgid, 0) also succeeds for zombies nobody reaped (a container
+ * whose init does not reap), so where /proc exists the members are looked up.
+ */
+export function groupAlive(pgid: number | undefined): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  if (!hasProc()) return true;
+  return liveProcesses().some((p) => p.pgrp === pgid);
+}
 
 export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
   const started = performance.now();
@@ -79,13 +128,15 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      const [file, ...args] = spec.argv;
-      child = spawn(file ?? "", args, {
+      // The watcher's shell would report a missing program as exit 127; say it as a direct spawn would.
+      const missing = missingProgram(spec.argv[0], spec.cwd, spec.env.PATH);
+      if (missing) throw new Error(missing);
+      child = spawn("/bin/sh", ["-c", WATCHER, "ralph-agent", ...spec.argv], {
         cwd: spec.cwd,
         env: spec.env as NodeJS.ProcessEnv, // exactly these variables, nothing inherited
         detached: true, // own process group, so the whole tree can be signalled
         shell: false,
-        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", "pipe"],
       });
     } catch (error) {
       resolve({ ...outcome, spawnError: (error as Error).message, durationMs: performance.now() - started });
@@ -93,6 +144,17 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     }
     const pid = child.pid;
     outcome.pid = pid;
+    // Our end of the watcher's pipe: closing it (or dying) kills the group.
+    const lifeline = child.stdio[3];
+    lifeline?.on("error", () => undefined);
+    const releaseGroup = () => lifeline?.destroy();
+    if (pid !== undefined && spec.onStart) {
+      try {
+        spec.onStart(describeGroup(pid, spec.marker ?? null));
+      } catch {
+        // recording the group is best effort; the watcher still guards it
+      }
+    }
 
     const kept: Buffer[] = [];
     let keptBytes = 0;
@@ -119,7 +181,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       let start = 0;
       let newline = pending.indexOf("\n", start);
       while (newline !== -1) {
-        const line = pending.charCodeAt(newline - 1) === 13 ? pending.slice(start, newline - 1) : pending.slice(start, newline);
+        const line =
+          pending.charCodeAt(newline - 1) === 13 ? pending.slice(start, newline - 1) : pending.slice(start, newline);
         onLine(line);
         start = newline + 1;
         newline = pending.indexOf("\n", start);
@@ -153,6 +216,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     const finish = () => {
       if (settled) return;
       settled = true;
+      releaseGroup();
       clearTimeout(timeoutTimer);
       clearTimeout(graceTimer);
       clearTimeout(closeFallback);
@@ -197,7 +261,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       outcome.exitSignal = signal;
       // Whatever the agent left running in its group dies with it: every
       // iteration is a fresh agent, and stray children would hold our pipes.
-      if (groupAlive(pid)) terminate();
+      // Closing the lifeline makes the watcher SIGKILL the rest of the group.
+      releaseGroup();
       // A descendant that escaped the group (setsid) could keep the pipes
       // open forever; stop waiting for it once the group is surely gone.
       closeFallback = setTimeout(() => {

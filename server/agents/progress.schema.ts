@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AgentProgressReport, TokenUsage } from "../engine/ports";
-import { executionPhases } from "../engine/vocabulary";
+import type { AgentProgressReport, TokenUsage } from "../engine";
+import { executionPhases } from "../engine";
 
 const strings = z.array(z.string()).optional();
 
@@ -18,7 +18,11 @@ export const progressReportSchema = z.object({
   requestHandoff: z.boolean().optional(),
   contextUtilization: z.number().min(0).max(1).optional(),
   testResults: z
-    .object({ passed: z.number().int().min(0), failed: z.number().int().min(0), skipped: z.number().int().min(0).optional() })
+    .object({
+      passed: z.number().int().min(0),
+      failed: z.number().int().min(0),
+      skipped: z.number().int().min(0).optional(),
+    })
     .optional(),
 }) satisfies z.ZodType<AgentProgressReport>;
 
@@ -38,5 +42,9 @@ export const usageSchema = z
   .transform((u): TokenUsage =>
     "input" in u
       ? { input: u.input, output: u.output, cache: u.cache ?? 0 }
-      : { input: u.input_tokens, output: u.output_tokens, cache: u.cache_read_input_tokens ?? u.cached_input_tokens ?? 0 },
+      : {
+          input: u.input_tokens,
+          output: u.output_tokens,
+          cache: u.cache_read_input_tokens ?? u.cached_input_tokens ?? 0,
+        },
   );

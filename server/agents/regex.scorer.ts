@@ -1,4 +1,4 @@
-import type { ScorerPort, ValidatorFn } from "../engine/ports";
+import type { ScorerPort, ValidatorFn } from "../engine";
 import type { RegexScorerConfig } from "./scorer.schema";
 
 function check(config: RegexScorerConfig): (output: string) => { pass: boolean; count: number } {
@@ -17,7 +17,9 @@ function check(config: RegexScorerConfig): (output: string) => { pass: boolean; 
 }
 
 const describe = (c: RegexScorerConfig) =>
-  c.expect === "match" ? `match /${c.pattern}/${c.flags}${c.minMatches > 1 ? ` at least ${c.minMatches} times` : ""}` : `not match /${c.pattern}/${c.flags}`;
+  c.expect === "match"
+    ? `match /${c.pattern}/${c.flags}${c.minMatches > 1 ? ` at least ${c.minMatches} times` : ""}`
+    : `not match /${c.pattern}/${c.flags}`;
 
 export function createRegexScorer(config: RegexScorerConfig): ScorerPort {
   const run = check(config);

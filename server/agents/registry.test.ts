@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { afterAll, describe, expect, it } from "vitest";
-import { agentConfigSchema, redactAgentConfig, redactScorerConfigs, scorerConfigSchema, verifierConfigSchema } from "./agent.schema";
+import {
+  agentConfigSchema,
+  redactAgentConfig,
+  redactScorerConfigs,
+  scorerConfigSchema,
+  verifierConfigSchema,
+} from "./agent.schema";
 import { demoLoopPreset } from "./demo.preset";
 import { tempRoot, testDeps } from "./fixtures/harness";
 import { REDACTED, scrubSecrets } from "./redact";
@@ -47,7 +53,10 @@ describe("schemas and registry", () => {
       maxOutputBytes: 1_000_000,
       envAllow: expect.arrayContaining(["PATH", "HOME"]),
     });
-    expect(verifierConfigSchema.parse({ kind: "llm", model: "gpt-4o-mini" })).toMatchObject({ answerMaxChars: 4000, previousAttempts: 5 });
+    expect(verifierConfigSchema.parse({ kind: "llm", model: "gpt-4o-mini" })).toMatchObject({
+      answerMaxChars: 4000,
+      previousAttempts: 5,
+    });
   });
 
   it("exposes labels and secret markers to a generated form", () => {
@@ -58,7 +67,12 @@ describe("schemas and registry", () => {
   });
 
   it("redacts secret references, headers and fixed env for shared pages", () => {
-    const llm = redactAgentConfig({ kind: "llm", model: "gpt-4o", apiKeyEnv: "OPENAI_API_KEY", apiKeySecret: "team-key" });
+    const llm = redactAgentConfig({
+      kind: "llm",
+      model: "gpt-4o",
+      apiKeyEnv: "OPENAI_API_KEY",
+      apiKeySecret: "team-key",
+    });
     expect(llm).toEqual({ kind: "llm", model: "gpt-4o", apiKeyEnv: REDACTED, apiKeySecret: REDACTED });
     const cmd = redactAgentConfig({
       kind: "command",
@@ -66,9 +80,23 @@ describe("schemas and registry", () => {
       env: { DEBUG: "1" },
       secrets: [{ name: "ANTHROPIC_API_KEY", env: "ANTHROPIC_API_KEY" }],
     });
-    expect(cmd).toEqual({ kind: "command", argv: ["claude"], env: { DEBUG: REDACTED }, secrets: [{ name: "ANTHROPIC_API_KEY", env: REDACTED }] });
-    const hook = redactAgentConfig({ kind: "webhook", url: "https://x.test", signingKeySecret: "s", headers: { Authorization: "Bearer abc" } });
-    expect(hook).toMatchObject({ url: "https://x.test", signingKeySecret: REDACTED, headers: { Authorization: REDACTED } });
+    expect(cmd).toEqual({
+      kind: "command",
+      argv: ["claude"],
+      env: { DEBUG: REDACTED },
+      secrets: [{ name: "ANTHROPIC_API_KEY", env: REDACTED }],
+    });
+    const hook = redactAgentConfig({
+      kind: "webhook",
+      url: "https://x.test",
+      signingKeySecret: "s",
+      headers: { Authorization: "Bearer abc" },
+    });
+    expect(hook).toMatchObject({
+      url: "https://x.test",
+      signingKeySecret: REDACTED,
+      headers: { Authorization: REDACTED },
+    });
     expect(redactScorerConfigs([{ kind: "llm-judge", rubric: "r", model: "m", apiKeyEnv: "K" }])).toEqual([
       { kind: "llm-judge", rubric: "r", model: "m", apiKeyEnv: REDACTED },
     ]);
@@ -79,8 +107,14 @@ describe("schemas and registry", () => {
   });
 
   it("resolves env secrets by name only", async () => {
-    expect(await envSecretResolver.resolve({ env: "lowercase-not-allowed" })).toBeUndefined();
-    expect(await envSecretResolver.resolve({ secret: "id" })).toBeUndefined();
+    const use = { kind: "llm" as const, hosts: [] };
+    await expect(envSecretResolver.resolve({ env: "lowercase-not-allowed" }, use)).rejects.toThrow(
+      /RALPH_AGENT_ENV_ALLOW/,
+    );
+    await expect(envSecretResolver.resolve({ env: "RALPH_SECRET_KEY" }, use)).rejects.toThrow(
+      /server's own configuration/,
+    );
+    expect(await envSecretResolver.resolve({ secret: "id" }, use)).toBeUndefined();
   });
 
   it("builds a whole port bundle, the demo preset included", () => {

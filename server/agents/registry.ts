@@ -3,8 +3,8 @@
  * runtime calls these with the loop's stored config and its dependencies.
  */
 import type { z } from "zod";
-import { formatConfigIssues } from "../engine/config.schema";
-import type { AgentPort, EnginePorts, ReflectorPort, ScorerPort, ValidatorFn, VerifierPort } from "../engine/ports";
+import { formatConfigIssues } from "../engine";
+import type { AgentPort, EnginePorts, ReflectorPort, ScorerPort, ValidatorFn, VerifierPort } from "../engine";
 import { agentConfigSchema, reflectorConfigSchema, scorerConfigSchema, verifierConfigSchema } from "./agent.schema";
 import { createCommandCheckScorer } from "./command-check.scorer";
 import { createCommandAgent } from "./command.executor";
@@ -18,6 +18,7 @@ import { createLlmJudgeScorer } from "./llm-judge.scorer";
 import { createLlmAgent } from "./llm.executor";
 import { createLlmReflector } from "./llm.reflector";
 import { createLlmVerifier } from "./llm.verifier";
+import { SecretRedactor } from "./redact";
 import { createRegexScorer, regexValidator } from "./regex.scorer";
 import { createRuleBasedReflector, type ScorerHints } from "./rule-based.reflector";
 import type { ScorerConfig } from "./scorer.schema";
@@ -67,8 +68,9 @@ export function parseScorerConfigs(configs: readonly unknown[]): ScorerConfig[] 
   return parsed;
 }
 
-const scores = (c: ScorerConfig) => !("role" in c) || c.role !== "validate";
-const validates = (c: ScorerConfig) => "role" in c && c.role !== "score";
+/** Whether a scorer config scores (the mean score) and whether it validates (pass/fail). */
+export const scores = (c: ScorerConfig) => !("role" in c) || c.role !== "validate";
+export const validates = (c: ScorerConfig) => "role" in c && c.role !== "score";
 
 export function createScorers(configs: readonly unknown[], deps: AgentDeps): ScorerPort[] {
   return parseScorerConfigs(configs)
@@ -137,9 +139,13 @@ export function scorerHint(c: ScorerConfig): string {
     case "length":
       return `Keep the answer within ${c.min}${c.max !== undefined ? `–${c.max}` : "+"} ${c.unit}`;
     case "regex":
-      return c.expect === "match" ? `Make the output match /${c.pattern}/` : `Remove what matches /${c.pattern}/ from the output`;
+      return c.expect === "match"
+        ? `Make the output match /${c.pattern}/`
+        : `Remove what matches /${c.pattern}/ from the output`;
     case "json-schema":
-      return c.required.length ? `Return JSON with the fields ${c.required.join(", ")}` : "Return JSON that satisfies the schema";
+      return c.required.length
+        ? `Return JSON with the fields ${c.required.join(", ")}`
+        : "Return JSON that satisfies the schema";
     case "tool-calls":
       return c.required.length ? `Use the required tools: ${c.required.join(", ")}` : "Use the tools the task needs";
     case "command-check":
@@ -149,7 +155,11 @@ export function scorerHint(c: ScorerConfig): string {
   }
 }
 
-export function createReflector(config: unknown, deps: AgentDeps, scorerConfigs: readonly unknown[] = []): ReflectorPort {
+export function createReflector(
+  config: unknown,
+  deps: AgentDeps,
+  scorerConfigs: readonly unknown[] = [],
+): ReflectorPort {
   const parsed = parse(reflectorConfigSchema, config ?? { kind: "rule-based" }, "reflector");
   if (parsed.kind === "llm") return createLlmReflector(parsed, deps);
   const hints: ScorerHints = {};
@@ -159,6 +169,8 @@ export function createReflector(config: unknown, deps: AgentDeps, scorerConfigs:
 
 export interface AgentPortsConfig {
   agent: unknown;
+  /** Runs while the agent's usage limit holds (`limits.onUsageLimit: fallback`). */
+  fallbackAgent?: unknown;
   scorers?: readonly unknown[];
   verifier?: unknown;
   reflector?: unknown;
@@ -169,10 +181,13 @@ export function createPorts(
   config: AgentPortsConfig,
   deps: AgentDeps,
   loopId: string,
-): Pick<EnginePorts, "agent" | "scorers" | "validators" | "verifier" | "reflector"> {
+): Pick<EnginePorts, "agent" | "fallbackAgent" | "scorers" | "validators" | "verifier" | "reflector"> {
   const scorers = config.scorers ?? [];
+  // One redactor for the loop: a verifier printing what the agent wrote is scrubbed of the agent's secrets too.
+  deps = deps.redactor ? deps : { ...deps, redactor: new SecretRedactor() };
   return {
     agent: createAgent(config.agent, deps),
+    ...(config.fallbackAgent ? { fallbackAgent: createAgent(config.fallbackAgent, deps) } : {}),
     scorers: createScorers(scorers, deps),
     validators: createValidators(scorers),
     verifier: createVerifier(config.verifier, deps, loopId),

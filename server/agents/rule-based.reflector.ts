@@ -3,7 +3,7 @@
  * most of what went wrong. Hints per scorer (built from the scorer configs)
  * turn "tests scored 0.40" into something the next agent can act on.
  */
-import type { Reflection, ReflectionContext, ReflectorPort } from "../engine/ports";
+import type { Reflection, ReflectionContext, ReflectorPort } from "../engine";
 
 export type ScorerHints = Record<string, string>;
 
@@ -54,21 +54,35 @@ export function ruleBasedReflection(ctx: ReflectionContext, hints: ScorerHints =
   const weakest = failing[0];
   if (weakest) {
     const runs = streak(ctx.history, weakest[0]);
-    if (runs >= 1) insights.push(`"${weakest[0]}" has been the weakest check for ${runs + 1} iterations: change approach instead of repeating it`);
+    if (runs >= 1)
+      insights.push(
+        `"${weakest[0]}" has been the weakest check for ${runs + 1} iterations: change approach instead of repeating it`,
+      );
   }
-  if (failing.length === 0 && total > 0 && !ctx.error) insights.push("Every check passed; what remains is evidence of completion");
-  if (ctx.history.length > 0 && ctx.error && ctx.history[ctx.history.length - 1]!.rootCauses.some((c) => ctx.error && c.includes(short(ctx.error)))) {
+  if (failing.length === 0 && total > 0 && !ctx.error)
+    insights.push("Every check passed; what remains is evidence of completion");
+  if (
+    ctx.history.length > 0 &&
+    ctx.error &&
+    ctx.history[ctx.history.length - 1]!.rootCauses.some((c) => ctx.error && c.includes(short(ctx.error)))
+  ) {
     insights.push("The same error happened in the previous iteration");
   }
 
   const suggestions = failing.map(([name, score]) => hints[name] ?? `Improve "${name}" (now ${score.toFixed(2)})`);
-  if (ctx.error && /timed out|timeout/i.test(ctx.error)) suggestions.unshift("Take a smaller step this iteration so it finishes in time");
+  if (ctx.error && /timed out|timeout/i.test(ctx.error))
+    suggestions.unshift("Take a smaller step this iteration so it finishes in time");
 
   const what = ctx.error
     ? `failed: ${short(ctx.error, 120)}`
     : `scored ${ctx.meanScore === null ? "n/a" : ctx.meanScore.toFixed(2)} on average`;
   const checks = total > 0 ? `; ${failing.length} of ${total} checks below full marks` : "";
-  const worst = failing.length ? ` (weakest: ${failing.slice(0, 2).map(([n]) => n).join(", ")})` : "";
+  const worst = failing.length
+    ? ` (weakest: ${failing
+        .slice(0, 2)
+        .map(([n]) => n)
+        .join(", ")})`
+    : "";
 
   return {
     summary: `Iteration ${ctx.iteration} ${what}${checks}${worst}.`,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { processFields } from "./command.schema";
 import { modelFields } from "./llm.schema";
+import { runnerIds } from "./test-runners/runners";
 
 const nameField = (fallback: string) =>
   z.string().min(1).max(64).default(fallback).describe("Name shown in charts, reports and feedback");
@@ -44,8 +45,15 @@ export const regexScorerSchema = z
     kind: z.literal("regex"),
     name: nameField("regex"),
     pattern: z.string().min(1).describe("Regular expression (JavaScript syntax)"),
-    flags: z.string().regex(/^[imsu]*$/, "only i, m, s and u are allowed").default("").describe("Flags"),
-    expect: z.enum(["match", "no-match"]).default("match").describe("Pass when the output matches, or when it does not"),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/, "only i, m, s and u are allowed")
+      .default("")
+      .describe("Flags"),
+    expect: z
+      .enum(["match", "no-match"])
+      .default("match")
+      .describe("Pass when the output matches, or when it does not"),
     minMatches: z.number().int().min(1).default(1).describe("Matches needed to pass"),
     role: roleField("score"),
   })
@@ -66,11 +74,17 @@ export const jsonSchemaScorerSchema = z
   .object({
     kind: z.literal("json-schema"),
     name: nameField("json"),
-    required: z.array(z.string().min(1)).default([]).describe('Fields that must be present, as dot paths ("result.files")'),
+    required: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Fields that must be present, as dot paths ("result.files")'),
     schema: z.record(z.string(), z.unknown()).optional().describe("JSON Schema the structured output must satisfy"),
     role: roleField("both"),
   })
-  .refine((c) => c.required.length > 0 || c.schema !== undefined, { message: "name required fields or give a schema", path: ["required"] })
+  .refine((c) => c.required.length > 0 || c.schema !== undefined, {
+    message: "name required fields or give a schema",
+    path: ["required"],
+  })
   .describe("JSON schema / required fields of the structured output");
 
 export const toolCallsScorerSchema = z
@@ -79,13 +93,22 @@ export const toolCallsScorerSchema = z
     name: nameField("tools"),
     minCount: z.number().int().min(0).default(0).describe("Minimum tool calls"),
     required: z.array(z.string().min(1)).default([]).describe("Tools that must be called"),
-    counted: z.array(z.string().min(1)).default([]).describe("Tools that count towards the counted minimum (any of them)"),
-    minCounted: z.number().int().min(0).optional().describe("Minimum calls to the counted tools (default 1 when any are listed)"),
+    counted: z
+      .array(z.string().min(1))
+      .default([])
+      .describe("Tools that count towards the counted minimum (any of them)"),
+    minCounted: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Minimum calls to the counted tools (default 1 when any are listed)"),
     role: roleField("both"),
   })
   .describe("Tool calls: minimum count, required tools, counted tools");
 
 export const testReportFormats = ["auto", "tap", "junit", "json", "exit-code"] as const;
+export const checkRunners = ["auto", "none", ...runnerIds] as const;
 
 export const commandCheckScorerSchema = z
   .object({
@@ -95,7 +118,15 @@ export const commandCheckScorerSchema = z
     format: z
       .enum(testReportFormats)
       .default("auto")
-      .describe("Test report format (auto: TAP, JUnit XML or vitest/jest JSON when found, else the exit code)"),
+      .describe(
+        "Test report format (auto: the runner's report, else TAP, JUnit XML, JSON or a summary line, else the exit code)",
+      ),
+    runner: z
+      .enum(checkRunners)
+      .default("auto")
+      .describe(
+        "Test runner (auto: detect it from the command and the project and ask it for a report file; none: read the output as it is)",
+      ),
     reportFile: relativePath.optional().describe("Read the report from this file instead of stdout (e.g. junit.xml)"),
     ...processFields,
     timeoutSeconds: z.number().min(0).default(600).describe("Kill the check after (seconds, 0 = never)"),
@@ -108,7 +139,13 @@ export const llmJudgeScorerSchema = z
     name: nameField("judge"),
     ...modelFields,
     rubric: z.string().min(1).describe("What a good answer looks like; the judge scores 0..1 against it"),
-    maxOutputChars: z.number().int().min(100).default(8000).describe("Output characters shown to the judge"),
+    maxOutputChars: z
+      .number()
+      .int()
+      .min(100)
+      .max(200_000)
+      .default(8000)
+      .describe("Output characters shown to the judge"),
   })
   .refine((c) => c.provider !== "openai-compatible" || !!c.baseURL, {
     message: "an OpenAI-compatible server needs its base URL",

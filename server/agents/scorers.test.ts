@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import type { ScoreContext, ScorerPort } from "../engine/ports";
+import type { ScoreContext, ScorerPort } from "../engine";
 import { fixture, tempRoot, testDeps } from "./fixtures/harness";
 import { goalKeywords } from "./keyword.scorer";
 import { AgentConfigError, createScorers, createValidators } from "./registry";
-import { parseJestJson, parseJunit, parseTap, parseTestReport } from "./test-report.parser";
 
 const tmp = tempRoot();
 afterAll(() => tmp.cleanup());
@@ -26,7 +25,10 @@ const one = (config: Record<string, unknown>): ScorerPort => createScorers([conf
 describe("pure scorers", () => {
   it("keyword: share of terms present, whole words, case-insensitive by default", async () => {
     const s = one({ kind: "keyword", keywords: ["token", "rollback", "C++"] });
-    expect(await s.score(ctx("We add a Token and use C++ here; tokens everywhere"))).toEqual({ score: 2 / 3, reason: "missing: rollback" });
+    expect(await s.score(ctx("We add a Token and use C++ here; tokens everywhere"))).toEqual({
+      score: 2 / 3,
+      reason: "missing: rollback",
+    });
     expect((await s.score(ctx("token rollback c++"))).score).toBe(1);
   });
 
@@ -70,7 +72,13 @@ describe("pure scorers", () => {
   });
 
   it("tool-calls: minimum count, required and counted tools", async () => {
-    const s = one({ kind: "tool-calls", minCount: 2, required: ["Edit", "Bash"], counted: ["Write", "Edit"], minCounted: 2 });
+    const s = one({
+      kind: "tool-calls",
+      minCount: 2,
+      required: ["Edit", "Bash"],
+      counted: ["Write", "Edit"],
+      minCounted: 2,
+    });
     expect((await s.score(ctx("", { toolCalls: ["Edit", "Bash", "Edit"] }))).score).toBe(1);
     const partial = await s.score(ctx("", { toolCalls: ["Bash"] }));
     expect(partial.score).toBe(1 / 4);
@@ -100,51 +108,48 @@ describe("pure scorers", () => {
   });
 });
 
-describe("test report parsers", () => {
-  it("TAP counts top-level results, skips and missing planned tests", () => {
-    expect(parseTap("ok 1\nnot ok 2\n1..4")).toEqual({ passed: 1, failed: 3, skipped: 0, format: "tap" });
-    expect(parseTap("ok 1 - a # TODO later\nok 2")).toEqual({ passed: 1, failed: 0, skipped: 1, format: "tap" });
-  });
-
-  it("JUnit counts testcases, or suite totals when there are none", () => {
-    expect(parseJunit('<testsuite tests="5" failures="1" errors="1" skipped="1"></testsuite>')).toEqual({ passed: 2, failed: 2, skipped: 1, format: "junit" });
-  });
-
-  it("jest/vitest JSON counts a suite that failed to load as a failure", () => {
-    expect(parseJestJson('{"numTotalTests":0,"numPassedTests":0,"numFailedTests":0,"numFailedTestSuites":1}')).toMatchObject({ passed: 0, failed: 1 });
-  });
-
-  it("auto mode does not mistake plain output for TAP", () => {
-    expect(parseTestReport("ok then\nall good", "auto")).toBeNull();
-  });
-});
-
 describe("command-check scorer", () => {
   const check = (config: Record<string, unknown>) => one({ kind: "command-check", ...config });
 
-  it("scores TAP by pass ratio", async () => {
+  it("scores TAP by leaf tests, with the failures named", async () => {
     const result = await check({ argv: [fixture("report-tap.sh")] }).score(ctx(""));
-    expect(result).toEqual({ score: 0.75, reason: "3/4 passed, 1 skipped (tap, exit 1)" });
+    expect(result.score).toBe(3 / 5);
+    expect(result.reason).toBe(
+      "3/5 passed, 1 skipped; 2 failed: inner failure summarised by the parent, rounds # with a comment (tap, exit 1)",
+    );
+    expect(result.tests).toMatchObject({ passed: 3, failed: 2, skipped: 1, format: "tap", counted: true });
+    expect(result.tests!.failures.map((f) => f.name)).toEqual([
+      "parser > inner failure summarised by the parent",
+      "rounds # with a comment",
+    ]);
   });
 
   it("reads a JUnit report file, never a stale one", async () => {
     const s = check({ argv: [fixture("report-junit.sh")], reportFile: "junit.xml", name: "junit" });
-    expect((await s.score(ctx(""))).score).toBeCloseTo(2 / 3);
+    const first = await s.score(ctx(""));
+    expect(first.score).toBeCloseTo(2 / 3);
+    expect(first.tests!.failures).toEqual([{ name: "math > divides", message: "expected 2" }]);
     const stale = check({ argv: [fixture("exit-code.sh"), "0"], reportFile: "junit.xml", name: "stale" });
-    expect(await stale.score(ctx(""))).toEqual({ score: 1, reason: "exit 0; no report file was written" });
+    const result = await stale.score(ctx(""));
+    expect(result).toMatchObject({ score: 1, reason: "exit 0; no test report, scored by the exit code" });
+    expect(result.tests!.warnings).toEqual(["the report file junit.xml was not written"]);
   });
 
   it("finds jest/vitest JSON after log noise", async () => {
-    expect(await check({ argv: [fixture("report-jest.sh")] }).score(ctx(""))).toEqual({ score: 1, reason: "8/8 passed (json, exit 0)" });
+    const result = await check({ argv: [fixture("report-jest.sh")] }).score(ctx(""));
+    expect(result).toMatchObject({ score: 1, reason: "8/8 passed (vitest json, exit 0)" });
   });
 
   it("falls back to the exit code", async () => {
     expect((await check({ argv: [fixture("exit-code.sh"), "0"] }).score(ctx(""))).score).toBe(1);
-    expect(await check({ argv: [fixture("exit-code.sh"), "2"] }).score(ctx(""))).toEqual({ score: 0, reason: "exit 2" });
+    expect(await check({ argv: [fixture("exit-code.sh"), "2"] }).score(ctx(""))).toMatchObject({
+      score: 0,
+      reason: "exit 2; no test results: ok, nothing to parse here",
+    });
   });
 
   it("scores a timed-out check 0", async () => {
     const result = await check({ argv: ["sleep", "30"], timeoutSeconds: 0.2, killGraceMs: 100 }).score(ctx(""));
-    expect(result).toEqual({ score: 0, reason: "timed out after 0.2s" });
+    expect(result).toMatchObject({ score: 0, reason: "timed out after 0.2s" });
   });
 });

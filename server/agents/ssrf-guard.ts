@@ -59,17 +59,50 @@ export function isBlockedAddress(ip: string): boolean {
 
 const bare = (host: string) => host.replace(/^\[|\]$/g, "").toLowerCase();
 
+/** "host", "host:port", "[::1]" or "[::1]:port" → host and port (null: any port). */
+function parseEntry(entry: string): { host: string; port: string | null } {
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (v6) return { host: v6[1]!.toLowerCase(), port: v6[2] ?? null };
+  const colon = entry.lastIndexOf(":");
+  // A bare IPv6 address has several colons and no port.
+  if (colon > 0 && entry.indexOf(":") === colon && /^\d+$/.test(entry.slice(colon + 1))) {
+    return { host: entry.slice(0, colon).toLowerCase(), port: entry.slice(colon + 1) };
+  }
+  return { host: bare(entry), port: null };
+}
+
 export function hostAllowed(hostname: string, allowHosts: readonly string[]): boolean {
   const host = bare(hostname);
-  return allowHosts.some((h) => bare(h) === host);
+  return allowHosts.some((h) => parseEntry(h).host === host);
+}
+
+const portOf = (url: URL) => url.port || (url.protocol === "https:" ? "443" : "80");
+
+/**
+ * The allowlist entries that apply to this URL, as bare hosts: an entry with
+ * a port (an admin's "127.0.0.1:11434") opens that port only.
+ */
+export function allowedForUrl(url: URL, allowHosts: readonly string[]): string[] {
+  const port = portOf(url);
+  return allowHosts
+    .map(parseEntry)
+    .filter((e) => e.port === null || e.port === port)
+    .map((e) => e.host);
 }
 
 export const ssrfRefused = (host: string, why: string) =>
-  new AgentError("ssrf_refused", `Refused to call ${host}: ${why}. Add the host to the allowlist if this is intended.`, {
-    retryable: false,
-  });
+  new AgentError(
+    "ssrf_refused",
+    `Refused to call ${host}: ${why}. Add the host to the allowlist if this is intended.`,
+    {
+      retryable: false,
+    },
+  );
 
-/** Scheme and IP-literal checks; hostnames are checked again at connect time by `guardedLookup`. */
+/**
+ * Scheme and IP-literal checks; hostnames are checked again at connect time
+ * by `guardedLookup(allowedForUrl(url, allowHosts))`.
+ */
 export function checkOutboundUrl(raw: string, allowHosts: readonly string[]): URL {
   let url: URL;
   try {
@@ -81,8 +114,9 @@ export function checkOutboundUrl(raw: string, allowHosts: readonly string[]): UR
     throw new AgentError("config", `Only http and https URLs are allowed, not ${url.protocol}`, { retryable: false });
   }
   const host = bare(url.hostname);
-  if (url.username || url.password) throw new AgentError("config", "Put credentials in a secret, not in the URL", { retryable: false });
-  if (isIP(host) && isBlockedAddress(host) && !hostAllowed(host, allowHosts)) {
+  if (url.username || url.password)
+    throw new AgentError("config", "Put credentials in a secret, not in the URL", { retryable: false });
+  if (isIP(host) && isBlockedAddress(host) && !hostAllowed(host, allowedForUrl(url, allowHosts))) {
     throw ssrfRefused(host, "it is a loopback, private or link-local address");
   }
   return url;
@@ -96,7 +130,11 @@ export function guardedLookup(allowHosts: readonly string[]): LookupFunction {
       if (err) return callback(err, []);
       if (!hostAllowed(hostname, allowHosts)) {
         const bad = addresses.find((a) => isBlockedAddress(a.address));
-        if (bad) return callback(ssrfRefused(hostname, `it resolves to ${bad.address}, a loopback, private or link-local address`), []);
+        if (bad)
+          return callback(
+            ssrfRefused(hostname, `it resolves to ${bad.address}, a loopback, private or link-local address`),
+            [],
+          );
       }
       if (opts.all) return callback(null, addresses);
       const first = addresses[0];

@@ -1,4 +1,4 @@
-import type { AgentClaim, AgentProgressEvent, AgentProgressReport, TokenUsage } from "../engine/ports";
+import type { AgentClaim, AgentProgressEvent, AgentProgressReport, TokenUsage } from "../engine";
 
 /** What a preset understood from one CLI run. */
 export interface ParsedRun {
@@ -10,18 +10,35 @@ export interface ParsedRun {
   toolCalls: string[];
   claim?: AgentClaim;
   progress?: AgentProgressReport;
+  /** A structured question to the operator (the CLI's ask tool), when the agent used one. */
+  question?: string;
   /** The CLI reported failure in-band (e.g. a result with is_error). */
   error: string | null;
+  /**
+   * The agent's own final status says the provider's usage limit was hit: its
+   * words, for the engine to read the reset time from. Never set from tool
+   * results or files the agent read, only from its final result or message.
+   */
+  usageLimit?: string | null;
   meta: Record<string, unknown>;
   warnings: string[];
 }
 
 export type Emit = (event: AgentProgressEvent) => void;
 
+/** What the agent reported spending so far (cost null: not reported, price it from the usage). */
+export interface PartialSpend {
+  usage: TokenUsage;
+  costUsd: number | null;
+  cacheWriteTokens: number;
+}
+
 /** Streaming: sees every stdout line (even past the output cap), keeps bounded state. */
 export interface StreamParser {
   line(line: string, emit: Emit): void;
   finish(keptStdout: string): ParsedRun;
+  /** The spend reported so far, or null before any report; kept so a crash mid-run does not lose it. */
+  spend(): PartialSpend | null;
 }
 
 export interface CommandPresetSpec {
@@ -43,7 +60,8 @@ export function jsonLine(line: string): JsonObject | undefined {
   }
 }
 
-export const num = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
+export const num = (value: unknown): number =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
 export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 export const obj = (value: unknown): JsonObject | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;

@@ -1,11 +1,11 @@
-import type { ScorerPort, ValidationResult, ValidatorFn } from "../engine/ports";
+import type { ScorerPort, ValidationResult, ValidatorFn } from "../engine";
 import {
   compose,
   countedToolsValidator,
   requiredToolsValidator,
   toolCallsValidator as minToolCallsValidator,
   type ToolRequirements,
-} from "../engine/validators";
+} from "../engine";
 import type { ToolCallsScorerConfig } from "./scorer.schema";
 
 const requirements = (c: ToolCallsScorerConfig): ToolRequirements => ({
@@ -42,7 +42,10 @@ export function createToolCallsScorer(config: ToolCallsScorerConfig): ScorerPort
       if (config.counted.length > 0) results.push(collect(countedToolsValidator(reqs)(subject), errors));
       if (results.length === 0) return { score: 1, reason: `${toolCalls.length} tool call(s); nothing required` };
       const passed = results.filter(Boolean).length;
-      return { score: passed / results.length, reason: errors.length ? errors.join("; ") : `${toolCalls.length} tool call(s), all requirements met` };
+      return {
+        score: passed / results.length,
+        reason: errors.length ? errors.join("; ") : `${toolCalls.length} tool call(s), all requirements met`,
+      };
     },
   };
 }

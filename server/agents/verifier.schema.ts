@@ -9,7 +9,13 @@ export const llmVerifierSchema = z
     kind: z.literal("llm"),
     ...modelFields,
     instructions: z.string().optional().describe("Extra instructions for the verifier (what counts as done)"),
-    answerMaxChars: z.number().int().min(200).max(4000).default(4000).describe("Answer characters shown to the verifier"),
+    answerMaxChars: z
+      .number()
+      .int()
+      .min(200)
+      .max(4000)
+      .default(4000)
+      .describe("Answer characters shown to the verifier"),
     previousAttempts: z.number().int().min(0).max(20).default(5).describe("Earlier verdicts included for context"),
   })
   .refine((c) => c.provider !== "openai-compatible" || !!c.baseURL, {
@@ -24,13 +30,19 @@ export const commandVerifierSchema = z
     argv: z
       .array(z.string().min(1))
       .min(1)
-      .describe("Command run in the workspace; gets {task, answer, iteration, previousResults} as JSON on stdin; exit 0 = complete"),
+      .describe(
+        "Command run in the workspace; gets {task, answer, iteration, previousResults} as JSON on stdin; exit 0 = complete",
+      ),
     ...processFields,
     timeoutSeconds: z.number().min(0).default(600).describe("Kill the verifier after (seconds, 0 = never)"),
   })
   .describe("Command verifier: exit code 0 means complete");
 
-export const verifierConfigSchema = z.discriminatedUnion("kind", [noVerifierSchema, llmVerifierSchema, commandVerifierSchema]);
+export const verifierConfigSchema = z.discriminatedUnion("kind", [
+  noVerifierSchema,
+  llmVerifierSchema,
+  commandVerifierSchema,
+]);
 
 export type VerifierConfig = z.output<typeof verifierConfigSchema>;
 export type LlmVerifierConfig = z.output<typeof llmVerifierSchema>;

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usageLimitResetAt, usageLimitSignalOf } from "../engine";
 import { AgentError } from "./agent-error";
 import { request, tempRoot, testDeps } from "./fixtures/harness";
 import { isBlockedAddress } from "./ssrf-guard";
@@ -13,7 +14,9 @@ const tmp = tempRoot();
 let server: Server;
 let port = 0;
 const received: { body: Record<string, unknown>; verified: boolean; timestamp: string | undefined }[] = [];
-let respond: (body: Record<string, unknown>) => { status: number; body: string } | null = () => null;
+let respond: (
+  body: Record<string, unknown>,
+) => { status: number; body: string; headers?: Record<string, string> } | null = () => null;
 
 /** The receiving side, as an integrator would write it: verify the HMAC over the raw body. */
 function verify(raw: string, header: string | undefined): boolean {
@@ -33,7 +36,7 @@ beforeAll(async () => {
       if (!verified) return void res.writeHead(401).end("bad signature");
       const reply = respond(body);
       if (reply === null) return; // hang: the agent's timeout must fire
-      res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
+      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(reply.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -54,10 +57,21 @@ const agent = (config: Record<string, unknown> = {}) =>
       allowHosts: ["127.0.0.1"],
       ...config,
     }),
-    testDeps(tmp.root, { "secret:hook": KEY, "secret:wrong": "not-the-key-at-all" }, { now: () => 1_700_000_000_000 }),
+    // No admin allowlist: only the config's allowHosts opens a private host here.
+    testDeps(
+      tmp.root,
+      { "secret:hook": KEY, "secret:wrong": "not-the-key-at-all" },
+      { now: () => 1_700_000_000_000, allowHosts: [] },
+    ),
   );
 
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e as AgentError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e as AgentError,
+  );
 
 describe("webhook executor", () => {
   it("POSTs a signed body the receiver can verify, and validates the reply", async () => {
@@ -74,7 +88,14 @@ describe("webhook executor", () => {
     const last = received.at(-1)!;
     expect(last.verified).toBe(true);
     expect(last.timestamp).toBe("1700000000");
-    expect(last.body).toMatchObject({ loopId: "loop-1", iteration: 4, goal: "Make the tests pass", input: "hello", continuation: "carry on", sentAt: 1700000000 });
+    expect(last.body).toMatchObject({
+      loopId: "loop-1",
+      iteration: 4,
+      goal: "Make the tests pass",
+      input: "hello",
+      continuation: "carry on",
+      sentAt: 1700000000,
+    });
     expect(result.output).toBe("echo: hello <promise>DONE</promise>");
     expect(result.claim).toEqual({ done: true, text: "DONE" });
     expect(result.usage).toEqual({ input: 30, output: 12, cache: 0 });
@@ -96,6 +117,13 @@ describe("webhook executor", () => {
     const error = await fail(agent().run(request()));
     expect(error.code).toBe("bad_reply");
     expect(error.message).toMatch(/output/);
+  });
+
+  it("a 429 with retry-after is the webhook's usage limit: the loop waits for it instead of retrying", async () => {
+    respond = () => ({ status: 429, body: "slow down", headers: { "retry-after": "90" } });
+    const error = await fail(agent().run(request()));
+    expect(usageLimitSignalOf(error)).toMatchObject({ retryAfter: "90", message: expect.stringMatching(/HTTP 429/) });
+    expect(usageLimitResetAt(usageLimitSignalOf(error)!, 1_000)).toBe(91_000);
   });
 
   it("does not follow redirects", async () => {
@@ -133,7 +161,20 @@ describe("webhook executor", () => {
   });
 
   it("classifies addresses", () => {
-    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "0.0.0.0", "::1", "fd00::1", "fe80::1", "::ffff:7f00:1", "::ffff:10.0.0.1"]) {
+    for (const ip of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "0.0.0.0",
+      "::1",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:7f00:1",
+      "::ffff:10.0.0.1",
+    ]) {
       expect(isBlockedAddress(ip), ip).toBe(true);
     }
     for (const ip of ["93.184.216.34", "172.32.0.1", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8"]) {

@@ -10,7 +10,7 @@ import { createHmac } from "node:crypto";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { z } from "zod";
-import type { AgentPort, AgentRunResult } from "../engine/ports";
+import type { AgentPort, AgentRunResult } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { claimFromValue, detectClaim } from "./claim";
 import type { AgentDeps } from "./deps";
@@ -18,7 +18,7 @@ import { defaultPriceLookup, priceUsage } from "./pricing";
 import { progressReportSchema, usageSchema } from "./progress.schema";
 import { scrubDeep, scrubSecrets } from "./redact";
 import { refFrom, resolveRequired } from "./secret-resolver";
-import { checkOutboundUrl, guardedLookup } from "./ssrf-guard";
+import { allowedForUrl, checkOutboundUrl, guardedLookup } from "./ssrf-guard";
 import type { WebhookAgentConfig } from "./webhook.schema";
 
 export const webhookReplySchema = z.object({
@@ -38,45 +38,85 @@ export function signBody(body: string, key: string): string {
 interface HttpReply {
   status: number;
   body: string;
+  retryAfter: string | null;
 }
 
-function post(url: URL, body: string, headers: Record<string, string>, config: WebhookAgentConfig, signal: AbortSignal): Promise<HttpReply> {
+function post(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  config: WebhookAgentConfig,
+  allowHosts: readonly string[],
+  signal: AbortSignal,
+): Promise<HttpReply> {
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, { method: "POST", headers, lookup: guardedLookup(config.allowHosts), signal }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > config.maxReplyBytes) {
-          res.destroy();
-          reject(new AgentError("bad_reply", `The webhook reply exceeded ${config.maxReplyBytes} bytes`, { retryable: false }));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = send(
+      url,
+      { method: "POST", headers, lookup: guardedLookup(allowHosts), signal },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > config.maxReplyBytes) {
+            res.destroy();
+            reject(
+              new AgentError("bad_reply", `The webhook reply exceeded ${config.maxReplyBytes} bytes`, {
+                retryable: false,
+              }),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => {
+          const retryAfter = res.headers["retry-after"];
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            retryAfter: typeof retryAfter === "string" ? retryAfter : null,
+          });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 
-function statusError(status: number, body: string): AgentError {
+function statusError(status: number, body: string, retryAfter: string | null): AgentError {
   const said = body.trim().slice(0, 300);
   const details = { status };
   if (status >= 300 && status < 400) {
-    return new AgentError("provider_rejected", `The webhook answered with a redirect (HTTP ${status}); redirects are not followed`, {
-      retryable: false,
+    return new AgentError(
+      "provider_rejected",
+      `The webhook answered with a redirect (HTTP ${status}); redirects are not followed`,
+      {
+        retryable: false,
+        details,
+      },
+    );
+  }
+  // The webhook's own answer: the loop waits for the retry-after instead of retrying at once.
+  if (status === 429) {
+    const message = `The webhook is rate limiting (HTTP 429): ${said}`;
+    return new AgentError("rate_limited", message, {
+      retryable: true,
+      details: { ...details, usageLimit: { message, retryAfter } },
+    });
+  }
+  if (status >= 500 || status === 408) {
+    return new AgentError("provider_unavailable", `The webhook failed (HTTP ${status}): ${said}`, {
+      retryable: true,
       details,
     });
   }
-  if (status === 429) return new AgentError("rate_limited", `The webhook is rate limiting (HTTP 429): ${said}`, { retryable: true, details });
-  if (status >= 500 || status === 408) {
-    return new AgentError("provider_unavailable", `The webhook failed (HTTP ${status}): ${said}`, { retryable: true, details });
-  }
-  return new AgentError("provider_rejected", `The webhook rejected the call (HTTP ${status}): ${said}`, { retryable: false, details });
+  return new AgentError("provider_rejected", `The webhook rejected the call (HTTP ${status}): ${said}`, {
+    retryable: false,
+    details,
+  });
 }
 
 export function createWebhookAgent(config: WebhookAgentConfig, deps: AgentDeps): AgentPort {
@@ -87,8 +127,12 @@ export function createWebhookAgent(config: WebhookAgentConfig, deps: AgentDeps):
   return {
     async run(request): Promise<AgentRunResult> {
       if (request.signal.aborted) throw abortedError("The webhook call");
-      const url = checkOutboundUrl(config.url, config.allowHosts);
-      const key = keyRef ? await resolveRequired(deps.secrets, keyRef, "Webhook signing key") : undefined;
+      // The admin's RALPH_AGENT_ALLOW_HOSTS, plus the loop's own list (only an admin can set it).
+      const allowHosts = [...(deps.allowHosts ?? []), ...config.allowHosts];
+      const url = checkOutboundUrl(config.url, allowHosts);
+      const key = keyRef
+        ? await resolveRequired(deps.secrets, keyRef, "Webhook signing key", { kind: "webhook", hosts: [url.hostname] })
+        : undefined;
       const sentAt = Math.floor(now() / 1000);
       const body = JSON.stringify({
         loopId: request.loopId,
@@ -110,19 +154,31 @@ export function createWebhookAgent(config: WebhookAgentConfig, deps: AgentDeps):
       };
       const timeout = AbortSignal.timeout(config.timeoutSeconds * 1000);
       const secrets = [...(key ? [key] : []), ...Object.values(config.headers)];
+      deps.redactor?.add(secrets);
       request.onProgress({ kind: "progress", message: `POST ${url.host}` });
 
       let reply: HttpReply;
       try {
-        reply = await post(url, body, headers, config, AbortSignal.any([request.signal, timeout]));
+        reply = await post(
+          url,
+          body,
+          headers,
+          config,
+          allowedForUrl(url, allowHosts),
+          AbortSignal.any([request.signal, timeout]),
+        );
       } catch (error) {
         if (error instanceof AgentError) throw error;
         if (request.signal.aborted) throw abortedError("The webhook call");
-        if (timeout.aborted) throw new AgentError("timeout", `The webhook did not answer within ${config.timeoutSeconds}s`, { retryable: true });
+        if (timeout.aborted)
+          throw new AgentError("timeout", `The webhook did not answer within ${config.timeoutSeconds}s`, {
+            retryable: true,
+          });
         const message = scrubSecrets((error as Error).message, secrets);
         throw new AgentError("network", `Could not reach the webhook at ${url.host}: ${message}`, { retryable: true });
       }
-      if (reply.status < 200 || reply.status >= 300) throw statusError(reply.status, scrubSecrets(reply.body, secrets));
+      if (reply.status < 200 || reply.status >= 300)
+        throw statusError(reply.status, scrubSecrets(reply.body, secrets), reply.retryAfter);
 
       let json: unknown;
       try {
@@ -132,7 +188,9 @@ export function createWebhookAgent(config: WebhookAgentConfig, deps: AgentDeps):
       }
       const parsed = webhookReplySchema.safeParse(json);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "reply"}: ${i.message}`).join("; ");
+        const problems = parsed.error.issues
+          .map((i) => `${i.path.map(String).join(".") || "reply"}: ${i.message}`)
+          .join("; ");
         throw new AgentError("bad_reply", `The webhook reply is invalid: ${problems}`, { retryable: false });
       }
       const data = parsed.data;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_KEPT_OUTPUT_BYTES } from "./command.schema";
 import { secretEnvField, secretIdField } from "./secret-resolver";
 
 export const webhookAgentSchema = z
@@ -12,7 +13,13 @@ export const webhookAgentSchema = z
       .default({})
       .meta({ description: "Extra request headers", secret: true }),
     timeoutSeconds: z.number().min(1).default(300).describe("Give up after (seconds)"),
-    maxReplyBytes: z.number().int().min(1024).default(2_000_000).describe("Largest reply accepted (bytes)"),
+    maxReplyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(MAX_KEPT_OUTPUT_BYTES)
+      .default(2_000_000)
+      .describe("Largest reply accepted (bytes)"),
     allowHosts: z
       .array(z.string().min(1))
       .default([])

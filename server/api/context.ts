@@ -3,7 +3,8 @@ import type { LoopServices } from "../loops/loop-services";
 import { clientIp } from "../auth/client-ip";
 import { clearedSessionCookie, isHttps, readSessionToken } from "../auth/session-cookie";
 import { resolveSession, type SessionPolicy } from "../auth/sessions.service";
-import { LOCAL_OPERATOR, type Actor } from "./actor";
+import { LOCAL_OPERATOR, type Actor } from "../auth/actor";
+import { readBearer, resolveApiToken } from "../auth/api-tokens.service";
 
 export interface ApiContext {
   db: Database;
@@ -47,7 +48,9 @@ export function createContext(input: ContextInput): ApiContext {
 
 /**
  * HTTP requests (the tRPC route) and server components: the actor comes from
- * the session cookie and nothing else; no valid session means anonymous.
+ * the `Authorization: Bearer` API token when the request has that header,
+ * else from the session cookie; nothing valid means anonymous. A bearer
+ * request never falls back to the cookie, and a token is never read from one.
  */
 export async function createRequestContext(input: {
   services: LoopServices;
@@ -55,6 +58,19 @@ export async function createRequestContext(input: {
   responseHeaders?: Headers | null;
   policy?: SessionPolicy;
 }): Promise<ApiContext> {
+  const bearer = readBearer(input.headers);
+  if (bearer !== null) {
+    const actor = bearer ? await resolveApiToken(input.services.db, bearer, input.services.engine.now()) : null;
+    return {
+      db: input.services.db,
+      services: input.services,
+      actor,
+      sessionId: null,
+      headers: input.headers,
+      clientIp: clientIp(input.headers),
+      responseHeaders: input.responseHeaders ?? null,
+    };
+  }
   const token = readSessionToken(input.headers);
   const session = await resolveSession(input.services.db, token, input.services.engine.now(), input.policy);
   // An expired or revoked cookie is dropped, so the next page load goes to sign-in.

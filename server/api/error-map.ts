@@ -16,9 +16,20 @@ const STATUS: Record<DomainErrorCode, TRPC_ERROR_CODE_KEY> = {
 
 export function toTRPCError(error: unknown): TRPCError {
   if (error instanceof TRPCError) return error;
-  if (error instanceof DomainError) return new TRPCError({ code: STATUS[error.code], message: error.message, cause: error });
+  if (error instanceof DomainError)
+    return new TRPCError({ code: STATUS[error.code], message: error.message, cause: error });
   if (error instanceof ZodError) return new TRPCError({ code: "BAD_REQUEST", message: "Invalid input", cause: error });
-  if (isStorageConflict(error)) return new TRPCError({ code: "CONFLICT", message: "The record was changed or already exists", cause: error as Error });
-  if (isStorageNotFound(error)) return new TRPCError({ code: "NOT_FOUND", message: "The record was not found", cause: error as Error });
-  return new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "Internal error", cause: error instanceof Error ? error : undefined });
+  if (isStorageConflict(error))
+    return new TRPCError({
+      code: "CONFLICT",
+      message: "The record was changed or already exists",
+      cause: error as Error,
+    });
+  if (isStorageNotFound(error))
+    return new TRPCError({ code: "NOT_FOUND", message: "The record was not found", cause: error as Error });
+  return new TRPCError({
+    code: "INTERNAL_SERVER_ERROR",
+    message: "Internal error",
+    cause: error instanceof Error ? error : undefined,
+  });
 }

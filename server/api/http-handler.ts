@@ -6,23 +6,75 @@ import type { LoopServices } from "../loops/loop-services";
 import { createRequestContext } from "./context";
 import { refuseUnsafeRequest } from "./request-guard";
 import { appRouter } from "./root";
+import { BodyTooLarge, readBodyCapped, tooLargeResponse, TRPC_BODY_LIMIT } from "../request-body";
 
 export const TRPC_ENDPOINT = "/api/trpc";
 
-/** Malformed JSON is the client's mistake: say so with a 400 instead of letting it surface as an internal error. */
+/**
+ * Batching is for page loads. Each call of a batch runs at once, so a batch of
+ * sign-ins (or share lookups) would be judged against its rate limit before
+ * any of its failures counted: these go alone.
+ */
+const UNBATCHABLE = new Set([
+  "auth.signIn",
+  "auth.setup",
+  "auth.changePassword",
+  "users.resetPassword",
+  "share.view",
+  "share.iterations",
+]);
+/** The browser's batch link sends a page's queries together; none sends more than this. */
+export const MAX_BATCH_SIZE = 25;
+
+const refusal = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } }, { status });
+
+function refuseBatch(req: Request): Response | null {
+  const url = new URL(req.url);
+  if (url.searchParams.get("batch") !== "1") return null;
+  let calls: string[];
+  try {
+    calls = decodeURIComponent(url.pathname.slice(TRPC_ENDPOINT.length + 1)).split(",");
+  } catch {
+    return refusal(404, "NOT_FOUND", "No such procedure");
+  }
+  if (calls.length > MAX_BATCH_SIZE)
+    return refusal(400, "BAD_REQUEST", `A batch may hold at most ${MAX_BATCH_SIZE} calls (got ${calls.length})`);
+  const alone = calls.length > 1 ? calls.find((path) => UNBATCHABLE.has(path)) : undefined;
+  return alone ? refusal(400, "BAD_REQUEST", `${alone} cannot be batched with other calls; send it alone`) : null;
+}
+
+/**
+ * The body is read with a ceiling (413 past it). Malformed JSON is the
+ * client's mistake: say so with a 400 instead of letting it surface as an
+ * internal error.
+ */
 async function withCheckedJson(req: Request): Promise<Request | Response> {
   if (req.method !== "POST") return req;
-  const body = await req.text();
+  let body: string;
+  try {
+    body = await readBodyCapped(req, TRPC_BODY_LIMIT);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return tooLargeResponse(error);
+    throw error;
+  }
   try {
     if (body !== "") JSON.parse(body);
   } catch (error) {
-    return Response.json({ error: { code: "PARSE_ERROR", message: `The request body is not valid JSON: ${(error as Error).message}` } }, { status: 400 });
+    return Response.json(
+      { error: { code: "PARSE_ERROR", message: `The request body is not valid JSON: ${(error as Error).message}` } },
+      { status: 400 },
+    );
   }
   return new Request(req, { body });
 }
 
-export async function handleTrpcHttp(original: Request, services: LoopServices, options: { trustProxy?: boolean } = {}): Promise<Response> {
-  const refused = refuseUnsafeRequest(original, options.trustProxy);
+export async function handleTrpcHttp(
+  original: Request,
+  services: LoopServices,
+  options: { trustProxy?: boolean } = {},
+): Promise<Response> {
+  const refused = refuseUnsafeRequest(original, options.trustProxy) ?? refuseBatch(original);
   if (refused) return refused;
   const req = await withCheckedJson(original);
   if (req instanceof Response) return req;
@@ -30,7 +82,9 @@ export async function handleTrpcHttp(original: Request, services: LoopServices, 
     endpoint: TRPC_ENDPOINT,
     req,
     router: appRouter,
-    createContext: ({ resHeaders }) => createRequestContext({ services, headers: req.headers, responseHeaders: resHeaders }),
+    maxBatchSize: MAX_BATCH_SIZE,
+    createContext: ({ resHeaders }) =>
+      createRequestContext({ services, headers: req.headers, responseHeaders: resHeaders }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
     },

@@ -11,6 +11,11 @@
  *   the Referer) must name the host the request was sent to; a browser's
  *   `Sec-Fetch-Site: cross-site` is refused outright.
  * The session cookie is SameSite=Lax as well; these checks do not rely on it.
+ *
+ * A request carrying `Authorization: Bearer` (the CLI, CI) skips the origin
+ * check: a browser attaches no such header on its own, and a page that sets
+ * one cross-site needs a CORS preflight we never answer. Such a request is
+ * judged by its token alone; the context ignores any cookie it brings.
  */
 import { getEnv } from "../env";
 
@@ -38,18 +43,27 @@ function ownHosts(headers: Headers, trustProxy: boolean): Set<string> {
 /** A refusal to send back, or null when the request may proceed. */
 export function refuseUnsafeRequest(req: Request, trustProxy = getEnv().RALPH_TRUST_PROXY): Response | null {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return null;
-  if (req.method !== "POST") return json(405, "METHOD_NOT_SUPPORTED", `${req.method} is not supported here; use POST with a JSON body`);
+  if (req.method !== "POST")
+    return json(405, "METHOD_NOT_SUPPORTED", `${req.method} is not supported here; use POST with a JSON body`);
 
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") {
-    return json(415, "UNSUPPORTED_MEDIA_TYPE", `Send a JSON body with Content-Type: application/json (got ${type ? `"${type.slice(0, 60)}"` : "none"})`);
+    return json(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Send a JSON body with Content-Type: application/json (got ${type ? `"${type.slice(0, 60)}"` : "none"})`,
+    );
   }
-  if (req.headers.get("sec-fetch-site") === "cross-site") return json(403, "FORBIDDEN", "Cross-site requests are refused");
+  if (req.headers.get("sec-fetch-site") === "cross-site")
+    return json(403, "FORBIDDEN", "Cross-site requests are refused");
+
+  if (/^Bearer\s/i.test(req.headers.get("authorization") ?? "")) return null;
 
   const hosts = ownHosts(req.headers, trustProxy);
   const origin = req.headers.get("origin");
   const from = origin !== null ? originHost(origin) : originHost(req.headers.get("referer"));
   if (!from) return json(403, "FORBIDDEN", "A same-origin Origin (or Referer) header is required for this request");
-  if (!hosts.has(from)) return json(403, "FORBIDDEN", `Requests from ${from} are refused; only this site may make changes`);
+  if (!hosts.has(from))
+    return json(403, "FORBIDDEN", `Requests from ${from} are refused; only this site may make changes`);
   return null;
 }

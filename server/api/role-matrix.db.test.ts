@@ -6,7 +6,7 @@ import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { callerAs } from "../../test/auth-fixtures";
-import type { Actor, Role } from "./actor";
+import type { Actor, Role } from "../auth/actor";
 import { appRouter } from "./root";
 import { protectedProcedure, publicProcedure, roleProcedure, router, type ProcedureMeta } from "./trpc";
 
@@ -22,19 +22,26 @@ const PUBLIC = [
 ];
 
 /** Mutations every signed-in user may make on their own account. */
-const SELF_SERVICE_MUTATIONS = ["auth.signOut", "auth.changePassword"];
+const SELF_SERVICE_MUTATIONS = ["auth.signOut", "auth.changePassword", "tokens.create", "tokens.revoke"];
 
 type Proc = { _def: { type: "query" | "mutation" | "subscription"; meta?: ProcedureMeta } };
 const proceduresOf = (r: { _def: { procedures: object } }) =>
-  Object.entries(r._def.procedures as Record<string, Proc>).map(([path, proc]) => ({ path, type: proc._def.type, meta: proc._def.meta ?? {} }));
+  Object.entries(r._def.procedures as Record<string, Proc>).map(([path, proc]) => ({
+    path,
+    type: proc._def.type,
+    meta: proc._def.meta ?? {},
+  }));
 const procedures = proceduresOf(appRouter);
 
 /** What is wrong with the procedures' declarations; empty when every one is declared. */
 function declarationProblems(list: ReturnType<typeof proceduresOf>): string[] {
   return list.flatMap(({ path, meta }) => {
-    if (PUBLIC.includes(path)) return meta.public && !meta.role ? [] : [`${path} is on the public list but not built with publicProcedure`];
+    if (PUBLIC.includes(path))
+      return meta.public && !meta.role ? [] : [`${path} is on the public list but not built with publicProcedure`];
     if (meta.public) return [`${path} is built with publicProcedure but not on the public list`];
-    return meta.role && ["viewer", "operator", "admin"].includes(meta.role) ? [] : [`${path} declares no role: build it with roleProcedure(...)`];
+    return meta.role && ["viewer", "operator", "admin"].includes(meta.role)
+      ? []
+      : [`${path} declares no role: build it with roleProcedure(...)`];
   });
 }
 
@@ -56,7 +63,9 @@ async function codeOf(call: () => unknown): Promise<string> {
 describe("procedure declarations", () => {
   it("finds the routers' procedures", () => {
     expect(procedures.length).toBeGreaterThan(20);
-    expect(procedures.map((p) => p.path)).toEqual(expect.arrayContaining([...PUBLIC, ...SELF_SERVICE_MUTATIONS, "loops.kill", "users.create"]));
+    expect(procedures.map((p) => p.path)).toEqual(
+      expect.arrayContaining([...PUBLIC, ...SELF_SERVICE_MUTATIONS, "loops.controls.kill", "users.create"]),
+    );
   });
 
   it("every procedure declares a role or is on the public list", () => {
@@ -76,7 +85,9 @@ describe("procedure declarations", () => {
   });
 
   it("every viewer-role mutation is a deliberate self-service one", () => {
-    const viewerMutations = procedures.filter((p) => p.type === "mutation" && p.meta.role === "viewer").map((p) => p.path);
+    const viewerMutations = procedures
+      .filter((p) => p.type === "mutation" && p.meta.role === "viewer")
+      .map((p) => p.path);
     expect(viewerMutations.sort()).toEqual([...SELF_SERVICE_MUTATIONS].sort());
   });
 });
@@ -93,25 +104,30 @@ describeEachProvider("role matrix", ({ db }) => {
     expect(await codeOf(call(null, path))).toBe("UNAUTHORIZED");
   });
 
-  it.each(guarded.filter((p) => p.type === "mutation" && !SELF_SERVICE_MUTATIONS.includes(p.path)).map((p) => [p.path]))(
-    "viewer on a mutation → FORBIDDEN: %s",
+  it.each(
+    guarded.filter((p) => p.type === "mutation" && !SELF_SERVICE_MUTATIONS.includes(p.path)).map((p) => [p.path]),
+  )("viewer on a mutation → FORBIDDEN: %s", async (path) => {
+    expect(await codeOf(call(actor("viewer"), path))).toBe("FORBIDDEN");
+  });
+
+  it.each(guarded.filter((p) => p.meta.role === "admin").map((p) => [p.path]))(
+    "operator on an admin procedure → FORBIDDEN: %s",
+    async (path) => {
+      expect(await codeOf(call(actor("operator"), path))).toBe("FORBIDDEN");
+      expect(await codeOf(call(actor("viewer"), path))).toBe("FORBIDDEN");
+    },
+  );
+
+  it.each(guarded.filter((p) => p.meta.role === "operator").map((p) => [p.path]))(
+    "viewer on an operator procedure → FORBIDDEN: %s",
     async (path) => {
       expect(await codeOf(call(actor("viewer"), path))).toBe("FORBIDDEN");
     },
   );
 
-  it.each(guarded.filter((p) => p.meta.role === "admin").map((p) => [p.path]))("operator on an admin procedure → FORBIDDEN: %s", async (path) => {
-    expect(await codeOf(call(actor("operator"), path))).toBe("FORBIDDEN");
-    expect(await codeOf(call(actor("viewer"), path))).toBe("FORBIDDEN");
-  });
-
-  it.each(guarded.filter((p) => p.meta.role === "operator").map((p) => [p.path]))("viewer on an operator procedure → FORBIDDEN: %s", async (path) => {
-    expect(await codeOf(call(actor("viewer"), path))).toBe("FORBIDDEN");
-  });
-
   it("a role that is enough passes the check (and then validates input)", async () => {
     expect(await codeOf(call(actor("viewer"), "loops.list", {}))).toBe("OK");
-    expect(await codeOf(call(actor("operator"), "loops.kill"))).toBe("BAD_REQUEST");
+    expect(await codeOf(call(actor("operator"), "loops.controls.kill"))).toBe("BAD_REQUEST");
     expect(await codeOf(call(actor("admin"), "users.create"))).toBe("BAD_REQUEST");
   });
 });

@@ -1,9 +1,12 @@
+import { alertsRouter } from "./routers/alerts.router";
 import { authRouter } from "./routers/auth.router";
+import { checksRouter } from "./routers/checks.router";
 import { eventsRouter } from "./routers/events.router";
 import { loopsRouter } from "./routers/loops.router";
 import { secretsRouter } from "./routers/secrets.router";
 import { shareRouter } from "./routers/share.router";
 import { systemRouter } from "./routers/system.router";
+import { tokensRouter } from "./routers/tokens.router";
 import { usersRouter } from "./routers/users.router";
 import { createCallerFactory, router } from "./trpc";
 
@@ -15,6 +18,9 @@ export const appRouter = router({
   users: usersRouter,
   secrets: secretsRouter,
   share: shareRouter,
+  checks: checksRouter,
+  tokens: tokensRouter,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError, z } from "zod";
-import { hasRole, type Role } from "./actor";
+import { hasRole, type Role } from "../auth/actor";
 import type { ApiContext } from "./context";
 import { toTRPCError } from "./error-map";
 
@@ -26,19 +26,22 @@ export const SSE_OPTIONS = {
   client: { reconnectAfterInactivityMs: 15_000 },
 };
 
-const t = initTRPC.context<ApiContext>().meta<ProcedureMeta>().create({
-  transformer: superjson,
-  sse: SSE_OPTIONS,
-  errorFormatter({ shape, error }) {
-    const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
-    return {
-      ...shape,
-      // Internal errors never carry their stack or message to the client.
-      message: error.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : shape.message,
-      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, zodError },
-    };
-  },
-});
+const t = initTRPC
+  .context<ApiContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    sse: SSE_OPTIONS,
+    errorFormatter({ shape, error }) {
+      const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
+      return {
+        ...shape,
+        // Internal errors never carry their stack or message to the client.
+        message: error.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : shape.message,
+        data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, zodError },
+      };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -46,7 +49,9 @@ export const createCallerFactory = t.createCallerFactory;
 /** Turns whatever a resolver throws into a TRPCError via the one error map. */
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && !(result.error.cause instanceof ZodError)) {
+  // Only what tRPC could not classify (a resolver's own throw) is mapped: an
+  // input it already refused as BAD_REQUEST (bad superjson meta, say) keeps its 400.
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR" && !(result.error.cause instanceof ZodError)) {
     const mapped = toTRPCError(result.error.cause ?? result.error);
     if (mapped.code !== result.error.code) throw mapped;
   }
@@ -72,7 +77,10 @@ export const roleProcedure = (role: Role) =>
   protectedProcedure.meta({ role }).use(({ ctx, meta, next }) => {
     const needed = meta?.role;
     if (!needed || !hasRole(ctx.actor, needed)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: needed ? `This needs the ${needed} role` : "This procedure declares no role" });
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: needed ? `This needs the ${needed} role` : "This procedure declares no role",
+      });
     }
     return next();
   });

@@ -1,6 +1,6 @@
 // The client address used to key per-IP rate limits and recorded on sessions.
 import { getEnv } from "../env";
-import { readPeerStamp } from "../system/peer-address";
+import { readPeerStamp } from "./peer-address";
 
 /**
  * Behind a trusted reverse proxy (RALPH_TRUST_PROXY=true) the last

@@ -1,12 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { PEER_HEADER, readPeerStamp, stampPeer } from "../system/peer-address";
+import { PEER_HEADER, readPeerStamp, stampPeer } from "./peer-address";
 import { clientIp } from "./client-ip";
 import { localRequestProblem } from "./local-request";
 
 /** Headers as a route handler would see them after the server stamped the socket address. */
 function stamped(remoteAddress: string, headers: Record<string, string> = {}): Headers {
-  const req = { headers: { host: "localhost:3000", ...headers }, socket: { remoteAddress } } as unknown as IncomingMessage;
+  const req = {
+    headers: { host: "localhost:3000", ...headers },
+    socket: { remoteAddress },
+  } as unknown as IncomingMessage;
   stampPeer(req);
   return new Headers(req.headers as Record<string, string>);
 }
@@ -19,7 +22,9 @@ describe("loopback detection for first-run setup", () => {
   });
 
   it("refuses other peers, whatever the headers claim", () => {
-    expect(localRequestProblem(stamped("192.168.1.20", { "x-forwarded-for": "127.0.0.1" }))).toMatch(/only available on the machine/);
+    expect(localRequestProblem(stamped("192.168.1.20", { "x-forwarded-for": "127.0.0.1" }))).toMatch(
+      /only available on the machine/,
+    );
     expect(localRequestProblem(stamped("10.0.0.5"))).toMatch(/only available on the machine/);
   });
 
@@ -30,8 +35,12 @@ describe("loopback detection for first-run setup", () => {
   });
 
   it("fails closed without this process's stamp: a client cannot forge it", () => {
-    expect(localRequestProblem(new Headers({ host: "localhost", [PEER_HEADER]: "guess;0;127.0.0.1" }))).toMatch(/could not verify/);
-    expect(localRequestProblem(new Headers({ host: "localhost", "x-forwarded-for": "127.0.0.1" }))).toMatch(/could not verify/);
+    expect(localRequestProblem(new Headers({ host: "localhost", [PEER_HEADER]: "guess;0;127.0.0.1" }))).toMatch(
+      /could not verify/,
+    );
+    expect(localRequestProblem(new Headers({ host: "localhost", "x-forwarded-for": "127.0.0.1" }))).toMatch(
+      /could not verify/,
+    );
     expect(readPeerStamp(new Headers())).toBeNull();
   });
 

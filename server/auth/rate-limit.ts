@@ -14,7 +14,13 @@ export interface RateLimit {
 }
 
 /** Throws RATE_LIMITED with `message` and a retry time when `key` used up its window. */
-export async function enforceLimit(db: Database, limit: RateLimit, key: string, now: number, message: string): Promise<void> {
+export async function enforceLimit(
+  db: Database,
+  limit: RateLimit,
+  key: string,
+  now: number,
+  message: string,
+): Promise<void> {
   const since = new Date(now - limit.windowMs);
   if ((await countHits(db.prisma, limit.bucket, key, since)) < limit.max) return;
   const oldest = await oldestHit(db.prisma, limit.bucket, key, since);
@@ -23,4 +29,5 @@ export async function enforceLimit(db: Database, limit: RateLimit, key: string, 
   throw rateLimited(`${message} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, Math.ceil(retryMs / 1000));
 }
 
-export const hit = (db: Database, limit: RateLimit, key: string, now: number) => recordHit(db.prisma, limit.bucket, key, new Date(now));
+export const hit = (db: Database, limit: RateLimit, key: string, now: number) =>
+  recordHit(db.prisma, limit.bucket, key, new Date(now));

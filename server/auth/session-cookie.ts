@@ -26,7 +26,13 @@ export function isHttps(headers: Headers, url?: string): boolean {
 }
 
 export function sessionCookie(token: string, options: { secure: boolean; maxAgeSeconds: number }): string {
-  const parts = [`${SESSION_COOKIE}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`];
+  const parts = [
+    `${SESSION_COOKIE}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`,
+  ];
   if (options.secure) parts.push("Secure");
   return parts.join("; ");
 }

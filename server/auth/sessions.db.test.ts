@@ -8,7 +8,7 @@ import { DomainError } from "../errors";
 import { endSession, resolveSession, type SessionPolicy } from "./sessions.service";
 import { BAD_CREDENTIALS, signIn, type SignInLimits } from "./sign-in.service";
 import { changeOwnPassword, updateAccount } from "./users.service";
-import { LOCAL_OPERATOR } from "../api/actor";
+import { LOCAL_OPERATOR } from "./actor";
 
 const policy: SessionPolicy = { idleMs: 30 * 60_000, absoluteMs: 8 * 3_600_000 };
 const limits: SignInLimits = {
@@ -20,7 +20,11 @@ const T0 = Date.UTC(2026, 5, 1, 9, 0, 0);
 describeEachProvider("sessions and sign-in", ({ db }) => {
   const attempt = (email: string, password: string, now: number, ip = "198.51.100.1") =>
     signIn(db(), { email, password, ip, now, newId: randomUUID, limits, policy });
-  const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e as DomainError,
+    );
 
   it("signs in with the right password: a 256-bit token, only its hash stored", async () => {
     const user = await createUser(db(), "operator");
@@ -36,7 +40,9 @@ describeEachProvider("sessions and sign-in", ({ db }) => {
   it("refuses a wrong password or unknown email with the same message", async () => {
     const user = await createUser(db(), "viewer");
     expect((await failure(attempt(user.email, "wrong-password-123", T0)))?.message).toBe(BAD_CREDENTIALS);
-    expect((await failure(attempt(uniqueEmail("nobody"), "wrong-password-123", T0, "198.51.100.99")))?.message).toBe(BAD_CREDENTIALS);
+    expect((await failure(attempt(uniqueEmail("nobody"), "wrong-password-123", T0, "198.51.100.99")))?.message).toBe(
+      BAD_CREDENTIALS,
+    );
   });
 
   it("signing out revokes the session on the server", async () => {
@@ -73,9 +79,25 @@ describeEachProvider("sessions and sign-in", ({ db }) => {
     const user = await createUser(db(), "operator");
     const here = await attempt(user.email, TEST_PASSWORD, T0);
     const elsewhere = await attempt(user.email, TEST_PASSWORD, T0);
-    const wrong = await failure(changeOwnPassword(db(), { userId: user.id, email: user.email, sessionId: here.id, current: "not-the-password", next: "a-new-password-456", now: T0 }));
+    const wrong = await failure(
+      changeOwnPassword(db(), {
+        userId: user.id,
+        email: user.email,
+        sessionId: here.id,
+        current: "not-the-password",
+        next: "a-new-password-456",
+        now: T0,
+      }),
+    );
     expect(wrong).toMatchObject({ code: "INVALID_INPUT", message: "The current password is incorrect" });
-    const result = await changeOwnPassword(db(), { userId: user.id, email: user.email, sessionId: here.id, current: TEST_PASSWORD, next: "a-new-password-456", now: T0 + 1000 });
+    const result = await changeOwnPassword(db(), {
+      userId: user.id,
+      email: user.email,
+      sessionId: here.id,
+      current: TEST_PASSWORD,
+      next: "a-new-password-456",
+      now: T0 + 1000,
+    });
     expect(result.endedSessions).toBe(1);
     expect(await resolveSession(db(), here.token, T0 + 2000, policy)).not.toBeNull();
     expect(await resolveSession(db(), elsewhere.token, T0 + 2000, policy)).toBeNull();
@@ -101,7 +123,9 @@ describeEachProvider("sessions and sign-in", ({ db }) => {
     it("locks an account after repeated failures, even for the right password, with a clear message; the window passes", async () => {
       const user = await createUser(db(), "admin");
       for (let i = 0; i < limits.account.max; i++) {
-        expect((await failure(attempt(user.email, `guess-number-${i}`, T0 + i * 1000, `203.0.113.${i}`)))?.code).toBe("UNAUTHENTICATED");
+        expect((await failure(attempt(user.email, `guess-number-${i}`, T0 + i * 1000, `203.0.113.${i}`)))?.code).toBe(
+          "UNAUTHENTICATED",
+        );
       }
       const locked = await failure(attempt(user.email, TEST_PASSWORD, T0 + 10_000, "203.0.113.200"));
       expect(locked).toMatchObject({ code: "RATE_LIMITED" });
@@ -113,7 +137,8 @@ describeEachProvider("sessions and sign-in", ({ db }) => {
 
     it("limits one address across many accounts", async () => {
       const ip = "192.0.2.77";
-      for (let i = 0; i < limits.ip.max; i++) await failure(attempt(uniqueEmail("spray"), "password-spray-1", T0 + i, ip));
+      for (let i = 0; i < limits.ip.max; i++)
+        await failure(attempt(uniqueEmail("spray"), "password-spray-1", T0 + i, ip));
       const user = await createUser(db(), "viewer");
       const limited = await failure(attempt(user.email, TEST_PASSWORD, T0 + 100, ip));
       expect(limited).toMatchObject({ code: "RATE_LIMITED" });
@@ -124,9 +149,11 @@ describeEachProvider("sessions and sign-in", ({ db }) => {
 
     it("a successful sign-in forgets the account's earlier typos", async () => {
       const user = await createUser(db(), "viewer");
-      for (let i = 0; i < limits.account.max - 1; i++) await failure(attempt(user.email, "typo-typo-typo", T0 + i, "192.0.2.90"));
+      for (let i = 0; i < limits.account.max - 1; i++)
+        await failure(attempt(user.email, "typo-typo-typo", T0 + i, "192.0.2.90"));
       await attempt(user.email, TEST_PASSWORD, T0 + 10, "192.0.2.90");
-      for (let i = 0; i < limits.account.max - 1; i++) await failure(attempt(user.email, "typo-typo-typo", T0 + 20 + i, "192.0.2.91"));
+      for (let i = 0; i < limits.account.max - 1; i++)
+        await failure(attempt(user.email, "typo-typo-typo", T0 + 20 + i, "192.0.2.91"));
       expect((await attempt(user.email, TEST_PASSWORD, T0 + 30, "192.0.2.91")).token).toBeTruthy();
     });
   });

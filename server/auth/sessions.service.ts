@@ -7,7 +7,7 @@
 import type { Database } from "../db/client";
 import { insertSession, revokeSession, sessionByHash, touchSession } from "../db/sessions.repo";
 import { getEnv } from "../env";
-import type { Actor, Role } from "../api/actor";
+import type { Actor, Role } from "./actor";
 import { hashToken, looksLikeToken, newToken } from "./tokens";
 
 export interface SessionPolicy {
@@ -24,7 +24,8 @@ export const sessionPolicy = (env = getEnv()): SessionPolicy => ({
 const TOUCH_EVERY_MS = 60_000;
 
 export const ROLES = ["viewer", "operator", "admin"] as const satisfies readonly Role[];
-export const asRole = (value: string): Role | null => ((ROLES as readonly string[]).includes(value) ? (value as Role) : null);
+export const asRole = (value: string): Role | null =>
+  (ROLES as readonly string[]).includes(value) ? (value as Role) : null;
 
 export interface StartedSession {
   id: string;
@@ -34,7 +35,14 @@ export interface StartedSession {
 
 export async function startSession(
   db: Database,
-  input: { userId: string; now: number; newId: () => string; ip?: string | null; userAgent?: string | null; policy?: SessionPolicy },
+  input: {
+    userId: string;
+    now: number;
+    newId: () => string;
+    ip?: string | null;
+    userAgent?: string | null;
+    policy?: SessionPolicy;
+  },
 ): Promise<StartedSession> {
   const policy = input.policy ?? sessionPolicy();
   const token = newToken();
@@ -59,7 +67,12 @@ export interface ResolvedSession {
 }
 
 /** The live session behind a cookie token, or null. Refreshes lastSeenAt (throttled). */
-export async function resolveSession(db: Database, token: string | null, now: number, policy = sessionPolicy()): Promise<ResolvedSession | null> {
+export async function resolveSession(
+  db: Database,
+  token: string | null,
+  now: number,
+  policy = sessionPolicy(),
+): Promise<ResolvedSession | null> {
   if (!token || !looksLikeToken(token)) return null;
   const session = await sessionByHash(db.prisma, hashToken(token));
   if (!session || session.revokedAt || session.user.disabledAt) return null;
@@ -79,4 +92,5 @@ export async function resolveSession(db: Database, token: string | null, now: nu
   };
 }
 
-export const endSession = (db: Database, sessionId: string, now: number) => revokeSession(db.prisma, sessionId, new Date(now));
+export const endSession = (db: Database, sessionId: string, now: number) =>
+  revokeSession(db.prisma, sessionId, new Date(now));

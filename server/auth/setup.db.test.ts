@@ -5,7 +5,7 @@ import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { HttpClient, startAppHttpServer, type AppHttpServer } from "../../test/http-app-server";
-import { servicesWithoutJobs } from "../api/trpc-http-server";
+import { servicesWithoutJobs } from "../../test/trpc-http-server";
 import { ensureEnvAdmin } from "./setup.service";
 import { resolveSession } from "./sessions.service";
 import { signIn } from "./sign-in.service";
@@ -15,7 +15,11 @@ const lanAddress = Object.values(networkInterfaces())
   .flat()
   .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
 
-const admin = (n: number) => ({ email: `first-admin-${n}@ralph.test`, password: "first-admin-password", name: "First" });
+const admin = (n: number) => ({
+  email: `first-admin-${n}@ralph.test`,
+  password: "first-admin-password",
+  name: "First",
+});
 
 describeEachProvider("first-run setup", ({ db }) => {
   let server: AppHttpServer;
@@ -46,11 +50,17 @@ describeEachProvider("first-run setup", ({ db }) => {
 
   it("creates exactly one first admin from loopback, even when setups race, and signs them in", async () => {
     const clients = [1, 2, 3].map(() => new HttpClient(server.origin));
-    expect((await clients[0]!.call("auth.setupStatus", undefined, "query")).data).toMatchObject({ needed: true, allowedHere: true });
+    expect((await clients[0]!.call("auth.setupStatus", undefined, "query")).data).toMatchObject({
+      needed: true,
+      allowedHere: true,
+    });
     const results = await Promise.all(clients.map((c, i) => c.call("auth.setup", admin(i + 1))));
     const won = results.filter((r) => r.status === 200);
     expect(won).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409).map((r) => r.error?.message)).toEqual(["Setup is already done; sign in instead", "Setup is already done; sign in instead"]);
+    expect(results.filter((r) => r.status === 409).map((r) => r.error?.message)).toEqual([
+      "Setup is already done; sign in instead",
+      "Setup is already done; sign in instead",
+    ]);
     expect(await db().prisma.user.count()).toBe(1);
     const winner = clients[results.indexOf(won[0]!)]!;
     expect((await winner.call("auth.me", undefined, "query")).data).toMatchObject({ role: "admin" });
@@ -58,7 +68,10 @@ describeEachProvider("first-run setup", ({ db }) => {
 
   it("is gone once an admin exists", async () => {
     const local = new HttpClient(server.origin);
-    expect((await local.call("auth.setupStatus", undefined, "query")).data).toMatchObject({ needed: false, allowedHere: false });
+    expect((await local.call("auth.setupStatus", undefined, "query")).data).toMatchObject({
+      needed: false,
+      allowedHere: false,
+    });
     const again = await local.call("auth.setup", admin(9));
     expect(again.status).toBe(409);
     expect(await db().prisma.user.count()).toBe(1);
@@ -66,12 +79,30 @@ describeEachProvider("first-run setup", ({ db }) => {
 
   it("RALPH_ADMIN_* creates the admin, and repairs it (role, enabled, password) on a later start", async () => {
     const email = "env-admin@ralph.test";
-    expect(await ensureEnvAdmin(db(), email, "env-admin-password-1", Date.now(), randomUUID)).toEqual({ created: true, changed: true });
-    expect(await ensureEnvAdmin(db(), email, "env-admin-password-1", Date.now(), randomUUID)).toEqual({ created: false, changed: false });
-    const session = await signIn(db(), { email, password: "env-admin-password-1", ip: "127.0.0.1", now: Date.now(), newId: randomUUID });
+    expect(await ensureEnvAdmin(db(), email, "env-admin-password-1", Date.now(), randomUUID)).toEqual({
+      created: true,
+      changed: true,
+    });
+    expect(await ensureEnvAdmin(db(), email, "env-admin-password-1", Date.now(), randomUUID)).toEqual({
+      created: false,
+      changed: false,
+    });
+    const session = await signIn(db(), {
+      email,
+      password: "env-admin-password-1",
+      ip: "127.0.0.1",
+      now: Date.now(),
+      newId: randomUUID,
+    });
     await db().prisma.user.update({ where: { email }, data: { role: "viewer", disabledAt: new Date() } });
-    expect(await ensureEnvAdmin(db(), email, "env-admin-password-2", Date.now(), randomUUID)).toEqual({ created: false, changed: true });
-    expect(await db().prisma.user.findUniqueOrThrow({ where: { email } })).toMatchObject({ role: "admin", disabledAt: null });
+    expect(await ensureEnvAdmin(db(), email, "env-admin-password-2", Date.now(), randomUUID)).toEqual({
+      created: false,
+      changed: true,
+    });
+    expect(await db().prisma.user.findUniqueOrThrow({ where: { email } })).toMatchObject({
+      role: "admin",
+      disabledAt: null,
+    });
     // A new password ends the sessions opened with the old one.
     expect(await resolveSession(db(), session.token, Date.now())).toBeNull();
   });

@@ -13,12 +13,23 @@ export async function setupStatus(db: Database, headers: Headers) {
   return { needed, allowedHere: needed && !problem, problem };
 }
 
-export async function createFirstAdmin(db: Database, headers: Headers, input: { email: string; name?: string; password: string }, newId: () => string) {
+export async function createFirstAdmin(
+  db: Database,
+  headers: Headers,
+  input: { email: string; name?: string; password: string },
+  newId: () => string,
+) {
   const problem = localRequestProblem(headers);
   if (problem) throw forbidden(problem);
   const weak = passwordProblem(input.password);
   if (weak) throw invalidInput(weak);
-  const user = await insertFirstUser(db.prisma, { id: newId(), email: input.email, name: input.name?.trim() ?? "", role: "admin", passwordHash: await hashPassword(input.password) });
+  const user = await insertFirstUser(db.prisma, {
+    id: newId(),
+    email: input.email,
+    name: input.name?.trim() ?? "",
+    role: "admin",
+    passwordHash: await hashPassword(input.password),
+  });
   if (!user) throw conflict("Setup is already done; sign in instead");
   return user;
 }
@@ -31,8 +42,13 @@ export async function createFirstAdmin(db: Database, headers: Headers, input: { 
 export async function ensureEnvAdmin(db: Database, email: string, password: string, now: number, newId: () => string) {
   const existing = await credentialsByEmail(db.prisma, email);
   const samePassword = existing ? await verifyPassword(password, existing.passwordHash) : false;
-  if (existing && samePassword && existing.role === "admin" && !existing.disabledAt) return { created: false, changed: false };
-  const user = await upsertAdmin(db.prisma, { id: newId(), email, passwordHash: samePassword ? existing!.passwordHash! : await hashPassword(password) });
+  if (existing && samePassword && existing.role === "admin" && !existing.disabledAt)
+    return { created: false, changed: false };
+  const user = await upsertAdmin(db.prisma, {
+    id: newId(),
+    email,
+    passwordHash: samePassword ? existing!.passwordHash! : await hashPassword(password),
+  });
   if (existing && !samePassword) await revokeUserSessions(db.prisma, user.id, new Date(now));
   return { created: !existing, changed: true };
 }

@@ -54,6 +54,13 @@ export async function signIn(db: Database, input: SignInInput): Promise<StartedS
   if (user.disabledAt) throw unauthenticated("This account is disabled; ask an admin");
   // A success forgets the account's earlier typos; the address keeps its count.
   await clearHits(db.prisma, limits.account.bucket, email);
-  const session = await startSession(db, { userId: user.id, now: input.now, newId: input.newId, ip: input.ip, userAgent: input.userAgent, policy: input.policy });
+  const session = await startSession(db, {
+    userId: user.id,
+    now: input.now,
+    newId: input.newId,
+    ip: input.ip,
+    userAgent: input.userAgent,
+    policy: input.policy,
+  });
   return { ...session, userId: user.id };
 }

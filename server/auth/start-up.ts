@@ -6,7 +6,7 @@ import { pruneHits } from "../db/rate-limits.repo";
 import { pruneSessions } from "../db/sessions.repo";
 import { countUsers } from "../db/users.repo";
 import { getEnv } from "../env";
-import { installPeerStamp } from "../system/peer-address";
+import { installPeerStamp } from "./peer-address";
 import { ensureEnvAdmin } from "./setup.service";
 
 export async function startAuth(): Promise<string> {
@@ -18,8 +18,13 @@ export async function startAuth(): Promise<string> {
   await pruneSessions(db.prisma, new Date(Date.now() - 30 * 86_400_000));
   if (env.RALPH_ADMIN_EMAIL && env.RALPH_ADMIN_PASSWORD) {
     const result = await ensureEnvAdmin(db, env.RALPH_ADMIN_EMAIL, env.RALPH_ADMIN_PASSWORD, Date.now(), randomUUID);
-    return result.created ? `admin ${env.RALPH_ADMIN_EMAIL} created` : result.changed ? `admin ${env.RALPH_ADMIN_EMAIL} updated` : `admin ${env.RALPH_ADMIN_EMAIL} ready`;
+    return result.created
+      ? `admin ${env.RALPH_ADMIN_EMAIL} created`
+      : result.changed
+        ? `admin ${env.RALPH_ADMIN_EMAIL} updated`
+        : `admin ${env.RALPH_ADMIN_EMAIL} ready`;
   }
-  if ((await countUsers(db.prisma)) === 0) return `no users yet: open http://localhost:${env.PORT}/setup on this machine to create the first admin`;
+  if ((await countUsers(db.prisma)) === 0)
+    return `no users yet: open http://localhost:${env.PORT}/setup on this machine to create the first admin`;
   return "sign-in ready";
 }

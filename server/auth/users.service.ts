@@ -3,9 +3,17 @@
 // access end the affected sessions at once.
 import type { Database } from "../db/client";
 import { revokeUserSessions } from "../db/sessions.repo";
-import { countUsers, insertUser, listUsers, passwordHashOf, updateUser, userById, type UserRow } from "../db/users.repo";
+import {
+  countUsers,
+  insertUser,
+  listUsers,
+  passwordHashOf,
+  updateUser,
+  userById,
+  type UserRow,
+} from "../db/users.repo";
 import { conflict, invalidInput, notFound } from "../errors";
-import type { Actor, Role } from "../api/actor";
+import type { Actor, Role } from "./actor";
 import { hashPassword, passwordProblem, verifyPassword } from "./password";
 import { enforceLimit, hit } from "./rate-limit";
 import { signInLimits } from "./sign-in.service";
@@ -19,20 +27,37 @@ function checkPassword(password: string) {
 
 export const listAccounts = (db: Database) => listUsers(db.prisma);
 
-export async function createAccount(db: Database, input: { email: string; name?: string; role: Role; password: string }, newId: () => string): Promise<PublicUser> {
+export async function createAccount(
+  db: Database,
+  input: { email: string; name?: string; role: Role; password: string },
+  newId: () => string,
+): Promise<PublicUser> {
   checkPassword(input.password);
-  return insertUser(db.prisma, { id: newId(), email: input.email, name: input.name?.trim() ?? "", role: input.role, passwordHash: await hashPassword(input.password) });
+  return insertUser(db.prisma, {
+    id: newId(),
+    email: input.email,
+    name: input.name?.trim() ?? "",
+    role: input.role,
+    passwordHash: await hashPassword(input.password),
+  });
 }
 
 /** Refuses to leave the system without an active admin. */
 async function keepOneAdmin(db: Database, user: UserRow, change: { role?: Role; disabled?: boolean }) {
-  const losesAdmin = user.role === "admin" && !user.disabledAt && ((change.role && change.role !== "admin") || change.disabled);
+  const losesAdmin =
+    user.role === "admin" && !user.disabledAt && ((change.role && change.role !== "admin") || change.disabled);
   if (losesAdmin && (await countUsers(db.prisma, { role: "admin", active: true })) <= 1) {
     throw conflict("This is the last active admin; make another admin first");
   }
 }
 
-export async function updateAccount(db: Database, acting: Actor, id: string, change: { role?: Role; disabled?: boolean; name?: string }, now: number) {
+export async function updateAccount(
+  db: Database,
+  acting: Actor,
+  id: string,
+  change: { role?: Role; disabled?: boolean; name?: string },
+  now: number,
+) {
   const user = await userById(db.prisma, id);
   if (!user) throw notFound("User", id);
   if (acting.id === id && (change.disabled || (change.role && change.role !== user.role))) {
@@ -58,7 +83,10 @@ export async function resetPassword(db: Database, id: string, password: string, 
 }
 
 /** The signed-in user changes their own password; their other sessions end, this one stays. */
-export async function changeOwnPassword(db: Database, input: { userId: string; email: string; sessionId: string | null; current: string; next: string; now: number }) {
+export async function changeOwnPassword(
+  db: Database,
+  input: { userId: string; email: string; sessionId: string | null; current: string; next: string; now: number },
+) {
   checkPassword(input.next);
   // Guesses at the current password count against the account like failed sign-ins.
   const limit = signInLimits().account;
@@ -69,5 +97,7 @@ export async function changeOwnPassword(db: Database, input: { userId: string; e
     throw invalidInput("The current password is incorrect");
   }
   await updateUser(db.prisma, input.userId, { passwordHash: await hashPassword(input.next) });
-  return { endedSessions: await revokeUserSessions(db.prisma, input.userId, new Date(input.now), input.sessionId ?? undefined) };
+  return {
+    endedSessions: await revokeUserSessions(db.prisma, input.userId, new Date(input.now), input.sessionId ?? undefined),
+  };
 }

@@ -2,10 +2,12 @@
 // schema, so their model APIs are identical; the SQLite client's type stands for both.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PgPrismaClient } from "./generated/postgresql/client";
 import type { DatabaseKind, DatabaseTarget } from "./database-target";
+import { scrubText } from "./text-scrub";
 
 export type Db = SqlitePrismaClient;
 
@@ -27,7 +29,8 @@ export interface Database {
  *   us wait instead of failing.
  * - foreign_keys: enforce the same relations PostgreSQL does.
  */
-export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;";
+export const SQLITE_PRAGMAS =
+  "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;";
 
 function sqliteFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
   const inner = new PrismaBetterSqlite3({ url, timeout: 5000 }, { timestampFormat: "iso8601" });
@@ -43,13 +46,41 @@ function sqliteFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
   };
 }
 
+/** Logs a dropped pooled connection instead of letting it become an unhandled 'error' event. */
+const onPgError = (where: string) => (error: Error) => {
+  console.warn(`postgresql ${where} error (retried on next use): ${error.message}`);
+};
+
+/**
+ * A pooled client that can never raise an unhandled 'error'. pg-pool listens only
+ * while a client is idle and the adapter only inside a transaction, so a server
+ * that terminates a connection just as it is checked out (or between the two)
+ * would otherwise crash the process. The failing query still sees the error.
+ */
+class GuardedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", onPgError("pooled client"));
+  }
+}
+
+function pgAdapter(url: string, max: number) {
+  return new PrismaPg(
+    // keepAlive notices a dead server between queries; a failed connect is retried by the next query.
+    { connectionString: url, max, keepAlive: true, connectionTimeoutMillis: 10_000, Client: GuardedClient },
+    { onPoolError: onPgError("idle pool client"), onConnectionError: onPgError("transaction connection") },
+  );
+}
+
 export function openDatabase(target: DatabaseTarget, options: { poolSize?: number } = {}): Database {
-  const prisma =
+  const base =
     target.kind === "sqlite"
       ? new SqlitePrismaClient({ adapter: sqliteFactory(target.url) })
-      : (new PgPrismaClient({
-          adapter: new PrismaPg({ connectionString: target.url, max: options.poolSize ?? 10 }),
-        }) as unknown as Db);
+      : (new PgPrismaClient({ adapter: pgAdapter(target.url, options.poolSize ?? 10) }) as unknown as Db);
+  // Every model operation's arguments (data and filters) lose their NULs here, once for both providers.
+  const prisma = base.$extends({
+    query: { $allModels: { $allOperations: ({ args, query }) => query(scrubText(args)) } },
+  }) as unknown as Db;
   return {
     kind: target.kind,
     target,

@@ -3,9 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 
 export type DatabaseKind = "sqlite" | "postgresql";
 
-export type DatabaseTarget =
-  | { kind: "sqlite"; url: string; file: string }
-  | { kind: "postgresql"; url: string };
+export type DatabaseTarget = { kind: "sqlite"; url: string; file: string } | { kind: "postgresql"; url: string };
 
 /** SQLite paths are relative to the working directory the app starts in. */
 export function resolveDatabaseTarget(url: string, cwd: string): DatabaseTarget {

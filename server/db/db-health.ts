@@ -19,7 +19,8 @@ export async function checkDatabase(db: Database, root: string) {
     );
   } catch (error) {
     // Reachable but never migrated is different from unreachable.
-    if (/_prisma_migrations|no such table|does not exist/i.test(String(error))) return { reachable: true, migrations: "not-migrated" };
+    if (/_prisma_migrations|no such table|does not exist/i.test(String(error)))
+      return { reachable: true, migrations: "not-migrated" };
     throw error;
   }
   const state = compareMigrations(

@@ -1,5 +1,8 @@
 // The append-only audit and live-update log. Ids only grow; readers resume
 // from the last id they saw.
+import { ALERTABLE_EVENT_TYPES } from "../alert-kinds";
+import { LIVE_EVENT } from "../live-output";
+import { enqueueAlerts } from "./alerts.repo";
 import type { Database, Db } from "./client";
 import type { Prisma } from "./generated/sqlite/client";
 import { inTransaction, type Tx } from "./tx";
@@ -33,9 +36,22 @@ const toRow = (e: NewLoopEvent): Prisma.LoopEventCreateManyInput => ({
   payload: (e.payload ?? undefined) as Prisma.InputJsonValue | undefined,
 });
 
+/**
+ * Appends events. Events that raise an alert also fill the alert outbox in the
+ * same statement batch, so callers inside a transaction (all of them) get the
+ * transactional outbox for free: the event and its deliveries commit together.
+ */
 export async function appendEvents(tx: Tx | Db, events: NewLoopEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.loopEvent.createMany({ data: events.map(toRow) });
+  if (!events.some((e) => ALERTABLE_EVENT_TYPES.has(e.type))) {
+    await tx.loopEvent.createMany({ data: events.map(toRow) });
+    return;
+  }
+  const stored = await tx.loopEvent.createManyAndReturn({
+    data: events.map(toRow),
+    select: { id: true, loopId: true, type: true, payload: true, createdAt: true },
+  });
+  await enqueueAlerts(tx, stored, stored[0]?.createdAt ?? new Date());
 }
 
 export async function readEventsAfter(
@@ -67,7 +83,8 @@ export async function listEvents(
     where: {
       loopId,
       ...(options.beforeId ? { id: { lt: options.beforeId } } : {}),
-      ...(options.types?.length ? { type: { in: options.types } } : {}),
+      // The live view's transient rows are not part of the audit log.
+      type: options.types?.length ? { in: options.types } : { not: LIVE_EVENT },
     },
     orderBy: { id: "desc" },
     take: options.limit,
@@ -114,7 +131,12 @@ export function latestCommittedEventId(database: Database): Promise<number> {
 export async function readEventIdsAfter(database: Database, afterId: number, limit: number): Promise<EventIdWindow> {
   if (database.kind === "sqlite") {
     const rows = await committedRead(database, (db) =>
-      db.loopEvent.findMany({ where: { id: { gt: afterId } }, orderBy: { id: "asc" }, take: limit, select: { id: true } }),
+      db.loopEvent.findMany({
+        where: { id: { gt: afterId } },
+        orderBy: { id: "asc" },
+        take: limit,
+        select: { id: true },
+      }),
     );
     return { ids: rows.map((r) => r.id), snapshot: null };
   }
@@ -132,11 +154,4 @@ export async function readEventIdsAfter(database: Database, afterId: number, lim
     ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])),
     snapshot: first ? { xmin: BigInt(first.xmin), xmax: BigInt(first.xmax) } : null,
   };
-}
-
-/** Wakes listeners in other processes (PostgreSQL LISTEN ralph_events). Runs
- *  outside any transaction: NOTIFY inside one would only fire at its commit anyway. */
-export async function sendEventsNotification(database: Database, channel: string, payload = ""): Promise<void> {
-  if (database.kind !== "postgresql") return;
-  await database.prisma.$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
 }

@@ -1,32 +1,106 @@
 // Iteration reads: the light series the charts need, and full rows by page.
 import type { Db } from "./client";
 
-export const SERIES_LIMIT = 2000;
+const SERIES_SELECT = {
+  number: true,
+  attempt: true,
+  status: true,
+  scores: true,
+  meanScore: true,
+  costUsd: true,
+  tokensIn: true,
+  tokensOut: true,
+  tokensCache: true,
+  durationMs: true,
+  health: true,
+  handoffTrigger: true,
+  claimedDone: true,
+  claimMismatch: true,
+  evidenceComplete: true,
+  finishedAt: true,
+} as const;
 
+/** Every attempt of every iteration, oldest first: for loops short enough to chart point by point. */
 export function iterationSeries(db: Db, loopId: string) {
   return db.iteration.findMany({
     where: { loopId },
     orderBy: [{ number: "asc" }, { attempt: "asc" }],
-    take: SERIES_LIMIT,
-    select: {
-      number: true,
-      attempt: true,
-      status: true,
-      scores: true,
-      meanScore: true,
-      costUsd: true,
-      tokensIn: true,
-      tokensOut: true,
-      tokensCache: true,
-      durationMs: true,
-      health: true,
-      handoffTrigger: true,
-      claimedDone: true,
-      claimMismatch: true,
-      evidenceComplete: true,
-      finishedAt: true,
-    },
+    select: SERIES_SELECT,
   });
+}
+
+/** The series rows of the given iteration numbers (every attempt of each). */
+export function iterationSeriesAt(db: Db, loopId: string, numbers: number[]) {
+  return db.iteration.findMany({
+    where: { loopId, number: { in: numbers } },
+    orderBy: [{ number: "asc" }, { attempt: "asc" }],
+    select: SERIES_SELECT,
+  });
+}
+
+export async function lastIterationNumber(db: Db, loopId: string): Promise<number> {
+  const found = await db.iteration.findFirst({
+    where: { loopId },
+    orderBy: [{ number: "desc" }],
+    select: { number: true },
+  });
+  return found?.number ?? 0;
+}
+
+export interface IterationBucket {
+  /** The bucket's first and last iteration numbers present. */
+  first: number;
+  last: number;
+  attempts: number;
+  /** Sums over every attempt in the bucket: spend and tokens stay exact when summed again. */
+  costUsd: number;
+  tokensIn: number;
+  tokensOut: number;
+  tokensCache: number;
+  minScore: number | null;
+  maxScore: number | null;
+  failures: number;
+  handoffs: number;
+}
+
+/**
+ * Iterations grouped `size` by `size` (by number), aggregated in the database:
+ * a loop of 20,000 iterations answers with a few hundred rows, not 20,000.
+ */
+export async function iterationBuckets(db: Db, loopId: string, size: number): Promise<IterationBucket[]> {
+  // Integer division in both SQLite and PostgreSQL (SQLite binds a JS number as REAL, hence the cast); casts keep
+  // PostgreSQL's bigint/numeric aggregates plain numbers.
+  const rows = await db.$queryRaw<Record<keyof IterationBucket, number | bigint | null>[]>`
+    SELECT
+      MIN("number") AS "first",
+      MAX("number") AS "last",
+      CAST(COUNT(*) AS INTEGER) AS "attempts",
+      CAST(COALESCE(SUM("costUsd"), 0) AS DOUBLE PRECISION) AS "costUsd",
+      CAST(COALESCE(SUM("tokensIn"), 0) AS DOUBLE PRECISION) AS "tokensIn",
+      CAST(COALESCE(SUM("tokensOut"), 0) AS DOUBLE PRECISION) AS "tokensOut",
+      CAST(COALESCE(SUM("tokensCache"), 0) AS DOUBLE PRECISION) AS "tokensCache",
+      MIN("meanScore") AS "minScore",
+      MAX("meanScore") AS "maxScore",
+      CAST(SUM(CASE WHEN "status" <> 'succeeded' THEN 1 ELSE 0 END) AS INTEGER) AS "failures",
+      CAST(SUM(CASE WHEN "handoffTrigger" IS NOT NULL THEN 1 ELSE 0 END) AS INTEGER) AS "handoffs"
+    FROM "Iteration"
+    WHERE "loopId" = ${loopId}
+    GROUP BY ("number" - 1) / CAST(${size} AS INTEGER)
+    ORDER BY MIN("number")`;
+  const num = (v: number | bigint | null) => (v === null ? null : Number(v));
+  return rows.map((r) => ({
+    first: num(r.first)!,
+    last: num(r.last)!,
+    attempts: num(r.attempts)!,
+    costUsd: num(r.costUsd)!,
+    tokensIn: num(r.tokensIn)!,
+    tokensOut: num(r.tokensOut)!,
+    tokensCache: num(r.tokensCache)!,
+    minScore: num(r.minScore),
+    maxScore: num(r.maxScore),
+    failures: num(r.failures)!,
+    handoffs: num(r.handoffs)!,
+  }));
 }
 
 export function iterationPage(db: Db, loopId: string, options: { beforeNumber?: number; limit: number }) {
@@ -34,5 +108,44 @@ export function iterationPage(db: Db, loopId: string, options: { beforeNumber?: 
     where: { loopId, ...(options.beforeNumber ? { number: { lt: options.beforeNumber } } : {}) },
     orderBy: [{ number: "desc" }, { attempt: "desc" }],
     take: options.limit,
+    // A page stays small: each iteration's code diff (up to 1 MB) is read on its own.
+    omit: { codeDiff: true },
   });
+}
+
+/** One iteration's (latest attempt's) workspace snapshot and code diff. */
+export function iterationCodeDiff(db: Db, loopId: string, number: number) {
+  return db.iteration.findFirst({
+    where: { loopId, number },
+    orderBy: { attempt: "desc" },
+    select: { number: true, attempt: true, workspace: true, codeDiff: true },
+  });
+}
+
+/** The last `count` iterations of each loop, oldest first (sparklines, pace alarms). */
+export async function recentIterations(db: Db, loopIds: string[], count: number) {
+  // One small indexed query per loop (a page holds at most 100): a per-group
+  // limit is not expressible in one portable Prisma query.
+  const rows = await Promise.all(
+    loopIds.map((loopId) =>
+      db.iteration.findMany({
+        where: { loopId },
+        orderBy: [{ number: "desc" }, { attempt: "desc" }],
+        take: count,
+        select: { number: true, meanScore: true, durationMs: true, finishedAt: true },
+      }),
+    ),
+  );
+  return new Map(loopIds.map((id, i) => [id, rows[i]!.reverse()]));
+}
+
+/** The git snapshot sha of iteration `number` (its latest attempt), or null when none was taken. */
+export async function iterationSnapshotSha(db: Db, loopId: string, number: number): Promise<string | null> {
+  const row = await db.iteration.findFirst({
+    where: { loopId, number },
+    orderBy: { attempt: "desc" },
+    select: { workspace: true },
+  });
+  const sha = (row?.workspace as { sha?: unknown } | null | undefined)?.sha;
+  return typeof sha === "string" ? sha : null;
 }

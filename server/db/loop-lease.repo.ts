@@ -8,7 +8,7 @@ import type { Loop } from "./generated/sqlite/client";
 /** Statuses a runtime picks up right away (running only once its lease is free). */
 export const RUNNABLE_STATUSES = ["queued", "running"] as const;
 /** Statuses a runtime picks up once `nextRunAt` has passed (pacing, throttle, approval deadline). */
-export const SCHEDULED_STATUSES = ["waiting", "awaiting_approval"] as const;
+export const SCHEDULED_STATUSES = ["waiting", "waiting_for_limit", "awaiting_approval"] as const;
 
 export class LeaseLostError extends Error {
   constructor(readonly loopId: string) {
@@ -17,6 +17,9 @@ export class LeaseLostError extends Error {
   }
 }
 
+/** Statuses in which a loop may hold operator requests a runtime still has to apply. */
+const CONTROLLABLE_STATUSES = [...RUNNABLE_STATUSES, ...SCHEDULED_STATUSES, "paused", "needs_attention"];
+
 const claimableWhere = (now: Date) => ({
   AND: [
     { OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: now } }] },
@@ -24,6 +27,8 @@ const claimableWhere = (now: Date) => ({
       OR: [
         { status: { in: [...RUNNABLE_STATUSES] } },
         { status: { in: [...SCHEDULED_STATUSES] }, nextRunAt: { lte: now } },
+        // A runtime died holding requests it had not applied yet (even on a paused loop).
+        { status: { in: CONTROLLABLE_STATUSES }, controls: { some: { status: "pending" } } },
       ],
     },
   ],
@@ -65,7 +70,11 @@ export async function claimNextLoops(
          SELECT "id" FROM "Loop"
          WHERE ("leaseOwner" IS NULL OR "leaseExpiresAt" < $3)
            AND ("status" IN ('queued', 'running')
-                OR ("status" IN ('waiting', 'awaiting_approval') AND "nextRunAt" <= $3))
+                OR ("status" IN ('waiting', 'waiting_for_limit', 'awaiting_approval') AND "nextRunAt" <= $3)
+                OR ("status" IN ('queued', 'running', 'waiting', 'waiting_for_limit', 'awaiting_approval',
+                                 'paused', 'needs_attention')
+                    AND EXISTS (SELECT 1 FROM "ControlRequest" c
+                                WHERE c."loopId" = "Loop"."id" AND c."status" = 'pending')))
          ORDER BY "nextRunAt" ASC NULLS FIRST, "updatedAt" ASC
          LIMIT $4
          FOR UPDATE SKIP LOCKED)
@@ -94,6 +103,11 @@ export async function claimNextLoops(
     }
     return claimed;
   });
+}
+
+/** The loop a caller already claimed in a batch, if it still holds the lease. */
+export function loadClaimedLoop(db: Db, loopId: string, owner: string): Promise<Loop | null> {
+  return db.loop.findFirst({ where: { id: loopId, leaseOwner: owner } });
 }
 
 /** Renews the lease. Throws LeaseLostError when another runtime took the loop. */

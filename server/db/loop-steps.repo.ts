@@ -1,15 +1,22 @@
-// What the runtime writes at a safe point. One transaction stores the
-// iteration row, the checkpoint, the loop's counters and status, the events
-// and the control acknowledgements, fenced by the lease: a crash can never
-// leave them out of step, and a runtime that lost its lease writes nothing.
+// What is written at a safe point. One transaction stores the iteration row,
+// the checkpoint, the loop's counters and status, the events and the control
+// outcomes, fenced: by the lease for a runtime (one that lost its lease writes
+// nothing), by the version for a service applying controls to an idle loop.
+// A crash can never leave them out of step.
 import type { Db } from "./client";
 import { appendEvents, type NewLoopEvent } from "./events.repo";
-import type { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./generated/sqlite/client";
+import { parseInflightAgent, type InflightAgent } from "./agent-runs.repo";
 import { LeaseLostError } from "./loop-lease.repo";
-import { settleControlRequests } from "./controls.repo";
+import {
+  hasPendingControls,
+  insertControlRequest,
+  rejectPendingControls,
+  settleControlRequests,
+  type ControlSettlement,
+  type NewControlRequest,
+} from "./controls.repo";
 import { inTransaction, type Tx } from "./tx";
-
-const TERMINAL = ["completed", "failed", "stopped", "cancelled"];
 
 export interface CheckpointRow {
   id: string;
@@ -20,47 +27,87 @@ export interface CheckpointRow {
 
 export type IterationRow = Omit<Prisma.IterationCreateManyInput, "loopId" | "attempt">;
 
+/** Who may write: the runtime holding the lease, or anyone who read this version of an unleased loop. */
+export type StepFence = { owner: string } | { version: number };
+
+/** The loop moved on under an idle-loop write (a runtime claimed it, or another write landed first). */
+export class StaleLoopError extends Error {
+  constructor(readonly loopId: string) {
+    super(`loop ${loopId} changed since it was read`);
+    this.name = "StaleLoopError";
+  }
+}
+
 export interface StepWrite {
   loopId: string;
-  owner: string;
+  fence: StepFence;
   loop: Prisma.LoopUpdateManyMutationInput;
+  /** The loop ended with this write: requests still pending are rejected. */
+  ended: boolean;
   /** The iteration's row and the attempt that was marked in flight for it. */
   iteration?: { row: IterationRow; attempt: number };
   /** The iteration that starts right after this commit, if any. */
   nextInflight?: { number: number; at: Date } | null;
   checkpoint?: CheckpointRow;
   events: NewLoopEvent[];
-  acks: { requestId: string; outcome: "applied" | "rejected"; note: string; at: number }[];
-  /** Give the lease back (the loop waits, pauses or halted). */
+  /** Outcomes of pending requests the step applied or rejected. */
+  acks: readonly ControlSettlement[];
+  /** Requests applied in this same write (a service on an idle loop); stored already settled. */
+  newControls?: NewControlRequest[];
+  /** Give the lease back (the loop waits, pauses or halted), unless requests arrived meanwhile. */
   release?: boolean;
   /** A gate the loop now waits at. */
-  openApproval?: { id: string; iteration: number; gate: string; deadlineAt: Date | null; defaultAction: string; context: unknown };
-  /** Gates the engine resolved in this step (by an operator or by deadline). */
-  decidedApprovals?: { id: string; status: string; comment: string | null; by: string; at: Date }[];
+  openApproval?: {
+    id: string;
+    iteration: number;
+    gate: string;
+    deadlineAt: Date | null;
+    defaultAction: string;
+    context: unknown;
+  };
+  /** Gates resolved in this step (by an operator or by deadline). */
+  decidedApprovals?: {
+    id: string;
+    status: string;
+    comment: string | null;
+    by: string;
+    byId: string | null;
+    at: Date;
+  }[];
 }
 
 async function fencedLoopUpdate(tx: Tx, write: StepWrite, extra: Prisma.LoopUpdateManyMutationInput) {
+  const fence =
+    "owner" in write.fence ? { leaseOwner: write.fence.owner } : { version: write.fence.version, leaseOwner: null };
   const updated = await tx.loop.updateMany({
-    where: { id: write.loopId, leaseOwner: write.owner },
-    data: {
-      ...write.loop,
-      ...extra,
-      version: { increment: 1 },
-      ...(write.release ? { leaseOwner: null, leaseExpiresAt: null } : {}),
-    },
+    where: { id: write.loopId, ...fence },
+    data: { ...write.loop, ...extra, version: { increment: 1 } },
   });
-  if (updated.count !== 1) throw new LeaseLostError(write.loopId);
+  if (updated.count !== 1) {
+    throw "owner" in write.fence ? new LeaseLostError(write.loopId) : new StaleLoopError(write.loopId);
+  }
 }
 
-export async function commitStep(db: Db, write: StepWrite): Promise<void> {
-  await inTransaction(db, async (tx) => {
+/**
+ * Stores one safe point. Returns whether the lease was given back: a runtime
+ * keeps it when requests arrived after it read them, and applies them next.
+ */
+export async function commitStep(db: Db, write: StepWrite): Promise<{ released: boolean }> {
+  return inTransaction(db, async (tx) => {
     // The next iteration follows at once: mark it in flight in this same
     // write, so an iteration costs one commit. A crash before it really starts
     // then records one interrupted attempt that never ran, which is harmless.
     const inflight = write.nextInflight
       ? { inflightIteration: write.nextInflight.number, inflightAttempt: 1, inflightStartedAt: write.nextInflight.at }
       : { inflightIteration: null, inflightAttempt: null, inflightStartedAt: null };
-    await fencedLoopUpdate(tx, write, { ...(write.checkpoint ? { checkpointId: write.checkpoint.id } : {}), ...inflight });
+    const noAgent = { inflightAgent: Prisma.DbNull };
+    // First, so the loop row is locked: a control stored for this runtime
+    // either committed before (and is seen below) or waits for this commit.
+    await fencedLoopUpdate(tx, write, {
+      ...(write.checkpoint ? { checkpointId: write.checkpoint.id } : {}),
+      ...inflight,
+      ...noAgent,
+    });
     if (write.iteration) {
       // createMany: nothing is read back (the row carries the whole input and output).
       await tx.iteration.createMany({
@@ -70,36 +117,48 @@ export async function commitStep(db: Db, write: StepWrite): Promise<void> {
     if (write.checkpoint) {
       await tx.checkpoint.createMany({ data: [{ ...write.checkpoint, loopId: write.loopId }] });
     }
+    for (const request of write.newControls ?? []) await insertControlRequest(tx, request);
     await appendEvents(tx, write.events);
     if (write.acks.length) await settleControlRequests(tx, write.acks);
-    if (typeof write.loop.status === "string" && TERMINAL.includes(write.loop.status)) {
-      // Nothing will ever apply what is still pending: say so instead of leaving it hanging.
-      await tx.controlRequest.updateMany({
-        where: { loopId: write.loopId, status: "pending" },
-        data: { status: "rejected", result: `the loop ended (${write.loop.status}) before this was applied`, appliedAt: new Date() },
-      });
-    }
+    // Nothing will ever apply what is still pending: say so instead of leaving it hanging.
+    if (write.ended) await rejectPendingControls(tx, write.loopId, String(write.loop.status), new Date());
     for (const d of write.decidedApprovals ?? []) {
-      // An operator decision was already recorded by the API; a deadline default is recorded here.
       await tx.approval.updateMany({
         where: { id: d.id, status: "pending" },
-        data: { status: d.status, comment: d.comment, decidedBy: d.by, decidedAt: d.at },
+        data: { status: d.status, comment: d.comment, decidedBy: d.by, decidedById: d.byId, decidedAt: d.at },
       });
     }
     // The same gate is seen again whenever a gated loop is picked up; record it once.
-    if (write.openApproval && !(await tx.approval.findUnique({ where: { id: write.openApproval.id }, select: { id: true } }))) {
+    if (
+      write.openApproval &&
+      !(await tx.approval.findUnique({ where: { id: write.openApproval.id }, select: { id: true } }))
+    ) {
       const { context, ...approval } = write.openApproval;
       await tx.approval.create({
-        data: { ...approval, loopId: write.loopId, context: (context ?? undefined) as Prisma.InputJsonValue | undefined },
+        data: {
+          ...approval,
+          loopId: write.loopId,
+          context: (context ?? undefined) as Prisma.InputJsonValue | undefined,
+        },
       });
     }
+    if (!write.release || !("owner" in write.fence)) return { released: false };
+    if (await hasPendingControls(tx, write.loopId)) return { released: false };
+    await tx.loop.updateMany({
+      where: { id: write.loopId, leaseOwner: write.fence.owner },
+      data: { leaseOwner: null, leaseExpiresAt: null },
+    });
+    return { released: true };
   });
 }
 
 /** Marks an iteration as started, so a crash during it is noticed by the next owner. */
 export async function markInflight(db: Db, loopId: string, owner: string, number: number, now: Date): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const loop = await tx.loop.findUnique({ where: { id: loopId }, select: { inflightIteration: true, inflightAttempt: true } });
+    const loop = await tx.loop.findUnique({
+      where: { id: loopId },
+      select: { inflightIteration: true, inflightAttempt: true },
+    });
     const attempt = loop?.inflightIteration === number ? (loop.inflightAttempt ?? 1) : 1;
     const updated = await tx.loop.updateMany({
       where: { id: loopId, leaseOwner: owner },
@@ -107,6 +166,7 @@ export async function markInflight(db: Db, loopId: string, owner: string, number
         inflightIteration: number,
         inflightAttempt: attempt,
         inflightStartedAt: now,
+        inflightAgent: Prisma.DbNull,
         lastActivityAt: now,
         status: "running",
         nextRunAt: null,
@@ -119,9 +179,12 @@ export async function markInflight(db: Db, loopId: string, owner: string, number
 }
 
 /**
- * After a crash: the attempt that was in flight is recorded as interrupted
- * (it spent nothing we can count) and the next attempt of the same number
- * will run. Returns the recorded attempt, or null when nothing was in flight.
+ * After a crash: the attempt that was in flight is recorded as interrupted,
+ * with the spend its agent reported before the crash, and the next attempt of
+ * the same number will run. Returns the recorded attempt, the agent's process
+ * group (to make sure it is gone) and the spend of every crashed attempt of
+ * this number (the checkpoint predates them all), or null when nothing was
+ * in flight.
  */
 export async function recordCrashedAttempt(db: Db, loopId: string, owner: string, now: Date, agentId: string) {
   return inTransaction(db, async (tx) => {
@@ -130,6 +193,8 @@ export async function recordCrashedAttempt(db: Db, loopId: string, owner: string
     const number = loop.inflightIteration;
     const attempt = loop.inflightAttempt ?? 1;
     const startedAt = loop.inflightStartedAt ?? now;
+    const agent: InflightAgent = parseInflightAgent(loop.inflightAgent) ?? {};
+    const spend = agent.spend;
     const existing = await tx.iteration.findUnique({ where: { loopId_number_attempt: { loopId, number, attempt } } });
     if (!existing) {
       await tx.iteration.create({
@@ -145,18 +210,41 @@ export async function recordCrashedAttempt(db: Db, loopId: string, owner: string
           finishedAt: now,
           durationMs: Math.max(0, now.getTime() - startedAt.getTime()),
           error: "the runtime stopped before this attempt finished (crash or lost lease); it runs again",
+          ...(spend
+            ? { tokensIn: spend.input, tokensOut: spend.output, tokensCache: spend.cache, costUsd: spend.costUsd }
+            : {}),
         },
       });
     }
+    const crashed = await tx.iteration.aggregate({
+      where: { loopId, number, status: "interrupted" },
+      _sum: { tokensIn: true, tokensOut: true, tokensCache: true, costUsd: true },
+    });
     const updated = await tx.loop.updateMany({
       where: { id: loopId, leaseOwner: owner },
-      data: { inflightAttempt: attempt + 1, version: { increment: 1 } },
+      data: { inflightAttempt: attempt + 1, inflightAgent: Prisma.DbNull, version: { increment: 1 } },
     });
     if (updated.count !== 1) throw new LeaseLostError(loopId);
     await appendEvents(tx, [
-      { loopId, type: "iteration_interrupted", actor: "system", reason: "runtime stopped mid-iteration", payload: { number, attempt } },
+      {
+        loopId,
+        type: "iteration_interrupted",
+        actor: "system",
+        reason: "runtime stopped mid-iteration",
+        payload: { number, attempt, ...(spend ? { costUsd: spend.costUsd } : {}) },
+      },
     ]);
-    return { number, attempt };
+    return {
+      number,
+      attempt,
+      group: agent.group ?? null,
+      uncountedSpend: {
+        input: crashed._sum.tokensIn ?? 0,
+        output: crashed._sum.tokensOut ?? 0,
+        cache: crashed._sum.tokensCache ?? 0,
+        costUsd: crashed._sum.costUsd ?? 0,
+      },
+    };
   });
 }
 
@@ -179,10 +267,18 @@ export async function failLoop(db: Db, loopId: string, owner: string, reason: st
         leaseOwner: null,
         leaseExpiresAt: null,
         nextRunAt: null,
+        // Nothing will resume the iteration that was in flight: a failed loop keeps no marker.
+        inflightIteration: null,
+        inflightAttempt: null,
+        inflightStartedAt: null,
+        inflightAgent: Prisma.DbNull,
         version: { increment: 1 },
       },
     });
     if (updated.count !== 1) throw new LeaseLostError(loopId);
-    await appendEvents(tx, [{ loopId, type: "halted", actor: "system", reason, payload: { stopType: "system_error", status: "failed" } }]);
+    await appendEvents(tx, [
+      { loopId, type: "halted", actor: "system", reason, payload: { stopType: "system_error", status: "failed" } },
+    ]);
+    await rejectPendingControls(tx, loopId, "failed", now);
   });
 }

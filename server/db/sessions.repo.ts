@@ -13,7 +13,15 @@ export interface SessionWithUser {
 
 export function insertSession(
   prisma: Db,
-  row: { id: string; tokenHash: string; userId: string; createdAt: Date; expiresAt: Date; ip: string | null; userAgent: string | null },
+  row: {
+    id: string;
+    tokenHash: string;
+    userId: string;
+    createdAt: Date;
+    expiresAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  },
 ) {
   return prisma.session.create({ data: { ...row, lastSeenAt: row.createdAt }, select: { id: true } });
 }
@@ -50,12 +58,10 @@ export async function revokeUserSessions(prisma: Db, userId: string, at: Date, k
   return done.count;
 }
 
-export async function liveSessionCount(prisma: Db, userId: string, now: Date) {
-  return prisma.session.count({ where: { userId, revokedAt: null, expiresAt: { gt: now } } });
-}
-
 /** Housekeeping: forgets sessions that ended before `before`. */
 export async function pruneSessions(prisma: Db, before: Date): Promise<number> {
-  const done = await prisma.session.deleteMany({ where: { OR: [{ expiresAt: { lt: before } }, { revokedAt: { lt: before } }] } });
+  const done = await prisma.session.deleteMany({
+    where: { OR: [{ expiresAt: { lt: before } }, { revokedAt: { lt: before } }] },
+  });
   return done.count;
 }

@@ -11,9 +11,20 @@ export interface ShareLinkRow {
   lastAccessedAt: Date | null;
 }
 
-const PUBLIC_FIELDS = { id: true, loopId: true, createdById: true, createdAt: true, expiresAt: true, revokedAt: true, lastAccessedAt: true } as const;
+const PUBLIC_FIELDS = {
+  id: true,
+  loopId: true,
+  createdById: true,
+  createdAt: true,
+  expiresAt: true,
+  revokedAt: true,
+  lastAccessedAt: true,
+} as const;
 
-export async function insertShareLink(prisma: Db, row: { id: string; loopId: string; tokenHash: string; createdById: string | null; expiresAt: Date | null }) {
+export async function insertShareLink(
+  prisma: Db,
+  row: { id: string; loopId: string; tokenHash: string; createdById: string | null; expiresAt: Date | null },
+) {
   return prisma.shareLink.create({ data: row, select: PUBLIC_FIELDS });
 }
 

@@ -16,7 +16,9 @@ const PUBLIC = { id: true, email: true, name: true, role: true, createdAt: true,
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export function countUsers(prisma: Db, where: { role?: string; active?: boolean } = {}) {
-  return prisma.user.count({ where: { ...(where.role ? { role: where.role } : {}), ...(where.active ? { disabledAt: null } : {}) } });
+  return prisma.user.count({
+    where: { ...(where.role ? { role: where.role } : {}), ...(where.active ? { disabledAt: null } : {}) },
+  });
 }
 
 export function listUsers(prisma: Db): Promise<UserRow[]> {
@@ -35,11 +37,18 @@ export function passwordHashOf(prisma: Db, id: string) {
   return prisma.user.findUnique({ where: { id }, select: { passwordHash: true } });
 }
 
-export function insertUser(prisma: Db, row: { id: string; email: string; name: string; role: string; passwordHash: string }): Promise<UserRow> {
+export function insertUser(
+  prisma: Db,
+  row: { id: string; email: string; name: string; role: string; passwordHash: string },
+): Promise<UserRow> {
   return prisma.user.create({ data: { ...row, email: normalizeEmail(row.email) }, select: PUBLIC });
 }
 
-export function updateUser(prisma: Db, id: string, data: { role?: string; name?: string; disabledAt?: Date | null; passwordHash?: string }): Promise<UserRow> {
+export function updateUser(
+  prisma: Db,
+  id: string,
+  data: { role?: string; name?: string; disabledAt?: Date | null; passwordHash?: string },
+): Promise<UserRow> {
   return prisma.user.update({ where: { id }, data, select: PUBLIC });
 }
 
@@ -48,7 +57,10 @@ export function updateUser(prisma: Db, id: string, data: { role?: string; name?:
  * PostgreSQL (SQLite serializes writers anyway), so two concurrent setups
  * cannot both succeed: the loser gets null.
  */
-export async function insertFirstUser(prisma: Db, row: { id: string; email: string; name: string; role: string; passwordHash: string }): Promise<UserRow | null> {
+export async function insertFirstUser(
+  prisma: Db,
+  row: { id: string; email: string; name: string; role: string; passwordHash: string },
+): Promise<UserRow | null> {
   try {
     return await prisma.$transaction(
       async (tx) => {

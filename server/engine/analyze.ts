@@ -9,6 +9,7 @@ import type {
   Deps,
   ScoreContext,
   ScorerPort,
+  TestEvidence,
   ValidationResult,
   VerificationAttempt,
   VerifierPort,
@@ -18,7 +19,11 @@ import { errorMessage } from "./validators";
 export interface ScoringOutcome {
   scores: Record<string, number>;
   reasons: Record<string, string>;
+  /** Test evidence by scorer name, from the scorers that report it (command checks). */
+  tests?: Record<string, TestEvidence>;
 }
+
+type ScoredOne = { score: number; reason: string; tests?: TestEvidence };
 
 export function clampScore(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
@@ -33,9 +38,9 @@ async function scoreOne(
   ctx: ScoreContext,
   timeoutMs: number,
   deps: Pick<Deps, "sleep">,
-): Promise<{ score: number; reason: string }> {
+): Promise<ScoredOne> {
   const stop = new AbortController();
-  const timers: Promise<{ score: number; reason: string }>[] = [];
+  const timers: Promise<ScoredOne>[] = [];
   if (timeoutMs > 0) {
     timers.push(
       deps.sleep(timeoutMs, stop.signal).then(() => ({ score: 0, reason: `timed out after ${timeoutMs / 1000}s` })),
@@ -44,7 +49,11 @@ async function scoreOne(
   const scored = Promise.resolve()
     .then(() => scorer.score({ ...ctx }))
     .then(
-      (r) => ({ score: clampScore(r.score), reason: r.reason ?? "" }),
+      (r): ScoredOne => ({
+        score: clampScore(r.score),
+        reason: r.reason ?? "",
+        ...(r.tests ? { tests: r.tests } : {}),
+      }),
       (error: unknown) => ({ score: 0, reason: `error: ${errorMessage(error)}` }),
     );
   try {
@@ -62,7 +71,7 @@ export async function runScorers(
   deps: Pick<Deps, "sleep">,
 ): Promise<ScoringOutcome> {
   const selected = selectScorers(scorers, config.scorerNames);
-  const results: { score: number; reason: string }[] = new Array(selected.length);
+  const results: ScoredOne[] = new Array(selected.length);
   let next = 0;
   const worker = async () => {
     while (next < selected.length) {
@@ -75,6 +84,8 @@ export async function runScorers(
   selected.forEach((scorer, i) => {
     outcome.scores[scorer.name] = results[i]!.score;
     if (results[i]!.reason) outcome.reasons[scorer.name] = results[i]!.reason;
+    const tests = results[i]!.tests;
+    if (tests) outcome.tests = { ...outcome.tests, [scorer.name]: tests };
   });
   return outcome;
 }
@@ -94,10 +105,10 @@ export async function runVerification(args: {
   signal: AbortSignal;
 }): Promise<VerificationOutcome> {
   const { config, iteration } = args;
-  if (!config.verification.enabled) return { status: "skipped", reason: "verification disabled" };
+  if (config.verification.enabled === false) return { status: "skipped", reason: "verification disabled" };
   if (!args.verifier) return { status: "skipped", reason: "no verifier configured" };
-  // AL: the last iteration returns its result as is, so verifying it would only cost.
-  if (iteration >= config.stop.maxIterations) return { status: "skipped", reason: "last iteration" };
+  // The last iteration is verified too: success there ends the loop completed
+  // (completion outranks the iteration limit), so skipping it would hide a fix.
   try {
     const verdict = await args.verifier.verify({
       task: args.task,

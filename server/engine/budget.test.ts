@@ -4,7 +4,16 @@ import { parseLoopConfig } from "./config.schema";
 
 const cfg = (budget: Record<string, unknown>) => parseLoopConfig({ budget }).budget;
 const rec = (iteration: number, costUsd: number, extra: Partial<b.ConsumptionRecord> = {}): b.ConsumptionRecord => ({
-  iteration, agentId: `a${iteration}`, attempt: 1, at: 0, input: 1000, output: 200, cache: 0, costUsd, toolCalls: 2, ...extra,
+  iteration,
+  agentId: `a${iteration}`,
+  attempt: 1,
+  at: 0,
+  input: 1000,
+  output: 200,
+  cache: 0,
+  costUsd,
+  toolCalls: 2,
+  ...extra,
 });
 const ledger = (...records: b.ConsumptionRecord[]) => records.reduce(b.recordConsumption, b.createLedger());
 
@@ -51,7 +60,11 @@ describe("token economics", () => {
   it("efficiency: tokens per tool call and cache hit rate", () => {
     const l = ledger(rec(1, 1, { input: 300, cache: 700, output: 100, toolCalls: 4 }));
     expect(b.efficiency(l.totals)).toEqual({ tokensPerToolCall: 275, cacheHitRate: 0.7, costPerCall: 1 });
-    expect(b.efficiency(b.createLedger().totals)).toEqual({ tokensPerToolCall: null, cacheHitRate: null, costPerCall: null });
+    expect(b.efficiency(b.createLedger().totals)).toEqual({
+      tokensPerToolCall: null,
+      cacheHitRate: null,
+      costPerCall: null,
+    });
   });
 
   it("keeps only recent records but exact totals", () => {

@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { buildCheckpoint, checkpointHash, CheckpointIntegrityError, restoreFromCheckpoint, verifyCheckpoint } from "./checkpoint";
+import {
+  buildCheckpoint,
+  checkpointHash,
+  CheckpointIntegrityError,
+  restoreFromCheckpoint,
+  verifyCheckpoint,
+} from "./checkpoint";
 import { createLoop } from "./snapshot";
-import { FakeClock } from "./test-support";
+import { FakeClock } from "../../test/engine-fakes";
 import { isUuidv7 } from "./uuidv7";
 
+const sha256 = new FakeClock().sha256;
+
 // Stored checkpoints are untyped JSON; tampering works on that shape.
-type Stored = { snapshot: { goal: string; config: { stop: { maxIterations: number } } }; metrics: { costUsd: number }; hash: string } & Record<string, unknown>;
+type Stored = {
+  snapshot: { goal: string; config: { stop: { maxIterations: number } } };
+  metrics: { costUsd: number };
+  hash: string;
+} & Record<string, unknown>;
 
 function sample() {
   const clock = new FakeClock();
@@ -29,14 +41,14 @@ describe("checkpoints", () => {
     expect(checkpoint.context.decisions).toEqual(["zod"]);
     expect(checkpoint.recovery.resumeFromIteration).toBe(3);
     expect(checkpoint.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(verifyCheckpoint(checkpoint)).toBe(true);
-    expect(verifyCheckpoint(checkpoint, "0".repeat(64))).toBe(false);
+    expect(verifyCheckpoint(checkpoint, sha256)).toBe(true);
+    expect(verifyCheckpoint(checkpoint, sha256, "0".repeat(64))).toBe(false);
   });
 
   it("round-trip through JSON storage", () => {
     const { checkpoint, snapshot } = sample();
     const stored = JSON.parse(JSON.stringify(checkpoint));
-    const restored = restoreFromCheckpoint(stored, checkpoint.hash);
+    const restored = restoreFromCheckpoint(stored, { sha256, expectedHash: checkpoint.hash });
     expect(restored.state).toEqual(snapshot.state);
     expect(restored.work).toEqual(snapshot.work);
     expect(restored.last.checkpointId).toBe(checkpoint.id);
@@ -46,38 +58,79 @@ describe("checkpoints", () => {
   it("the hash ignores key order but not content", () => {
     const { checkpoint } = sample();
     const reordered = Object.fromEntries(Object.entries(checkpoint).reverse());
-    expect(checkpointHash(reordered as typeof checkpoint)).toBe(checkpoint.hash);
+    expect(checkpointHash(reordered as typeof checkpoint, sha256)).toBe(checkpoint.hash);
   });
 
   it.each([
-    ["a tampered field", (c: Stored) => { c.snapshot.goal = "something else"; }, "hash mismatch"],
-    ["a tampered metric", (c: Stored) => { c.metrics.costUsd = 99; }, "hash mismatch"],
-    ["a forged hash", (c: Stored) => { c.hash = "f".repeat(64); }, "hash mismatch"],
-    ["a missing snapshot", (c: Stored) => { delete (c as Partial<Stored>).snapshot; }, "Malformed checkpoint"],
-    ["an invalid config", (c: Stored) => { c.snapshot.config.stop.maxIterations = 0; }, "Malformed checkpoint"],
+    [
+      "a tampered field",
+      (c: Stored) => {
+        c.snapshot.goal = "something else";
+      },
+      "hash mismatch",
+    ],
+    [
+      "a tampered metric",
+      (c: Stored) => {
+        c.metrics.costUsd = 99;
+      },
+      "hash mismatch",
+    ],
+    [
+      "a forged hash",
+      (c: Stored) => {
+        c.hash = "f".repeat(64);
+      },
+      "hash mismatch",
+    ],
+    [
+      "a missing snapshot",
+      (c: Stored) => {
+        delete (c as Partial<Stored>).snapshot;
+      },
+      "Malformed checkpoint",
+    ],
+    [
+      "an invalid config",
+      (c: Stored) => {
+        c.snapshot.config.stop.maxIterations = 0;
+      },
+      "hash mismatch",
+    ],
   ])("rejects %s", (_name, tamper, message) => {
     const { checkpoint } = sample();
     const copy = JSON.parse(JSON.stringify(checkpoint));
     tamper(copy);
-    expect(() => restoreFromCheckpoint(copy)).toThrow(CheckpointIntegrityError);
-    expect(() => restoreFromCheckpoint(copy)).toThrow(message);
+    expect(() => restoreFromCheckpoint(copy, { sha256 })).toThrow(CheckpointIntegrityError);
+    expect(() => restoreFromCheckpoint(copy, { sha256 })).toThrow(message);
+  });
+
+  it("rejects a sealed checkpoint whose config is not valid (any more)", () => {
+    const { snapshot, clock } = sample();
+    const bad = { ...snapshot, config: { ...snapshot.config, stop: { ...snapshot.config.stop, maxIterations: 0 } } };
+    const checkpoint = JSON.parse(JSON.stringify(buildCheckpoint(bad, clock)));
+    expect(() => restoreFromCheckpoint(checkpoint, { sha256 })).toThrow(/config is no longer valid: .*maxIterations/);
   });
 
   it("rejects a checkpoint whose hash differs from the stored one", () => {
     const { checkpoint } = sample();
-    expect(() => restoreFromCheckpoint(checkpoint, "a".repeat(64))).toThrow("does not match the expected hash");
+    expect(() => restoreFromCheckpoint(checkpoint, { sha256, expectedHash: "a".repeat(64) })).toThrow(
+      "does not match the expected hash",
+    );
   });
 });
 
-describe("an injected SHA-256", () => {
-  it("gives the same seal as the built-in one, so checkpoints restore either way", async () => {
-    // Test-only: the engine itself never imports node built-ins.
-    const { createHash } = await import("node:crypto");
+describe("the injected SHA-256", () => {
+  it("is the only hash: build and restore both call the one the deps carry", () => {
     const clock = new FakeClock();
+    const calls: string[] = [];
+    const counting = (text: string) => (calls.push("hash"), clock.sha256(text));
     const snapshot = createLoop("goal", {}, clock);
-    const native = buildCheckpoint(snapshot, { ...clock, sha256: (t) => createHash("sha256").update(t).digest("hex") }, "id-1");
-    const pure = buildCheckpoint(snapshot, clock, "id-1");
-    expect(native.hash).toBe(pure.hash);
-    expect(restoreFromCheckpoint(JSON.parse(JSON.stringify(native)), native.hash).loopId).toBe(snapshot.loopId);
+    const checkpoint = buildCheckpoint(snapshot, { ...clock, sha256: counting }, "id-1");
+    expect(calls).toHaveLength(1);
+    restoreFromCheckpoint(JSON.parse(JSON.stringify(checkpoint)), { sha256: counting, expectedHash: checkpoint.hash });
+    expect(calls).toHaveLength(2);
+    // A different hash function cannot vouch for the seal.
+    expect(() => restoreFromCheckpoint(checkpoint, { sha256: (t) => clock.sha256(`x${t}`) })).toThrow("hash mismatch");
   });
 });

@@ -5,12 +5,11 @@
  */
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
-import { loopConfigSchema } from "./config.schema";
+import { LoopConfigError, loopConfigSchema } from "./config.schema";
 import { loopStateSchema } from "./loop-state";
 import type { Deps, TestResults } from "./ports";
-import { sha256 } from "./sha256";
 import type { LoopSnapshot } from "./snapshot";
-import { SNAPSHOT_VERSION } from "./snapshot";
+import { currentSnapshotCodec, SnapshotVersionError, upgradeSnapshot, type SnapshotCodec } from "./snapshot-versions";
 import { loopStatuses } from "./stop-types";
 import { uuidv7 } from "./uuidv7";
 import { executionPhases } from "./vocabulary";
@@ -48,13 +47,20 @@ export function newCheckpointId(deps: Pick<Deps, "now" | "random">): string {
   return uuidv7(deps.now, deps.random);
 }
 
-export function checkpointHash(checkpoint: Omit<Checkpoint, "hash"> | Checkpoint, hash: (text: string) => string = sha256): string {
+/** SHA-256 hex of a string; the runtime passes the native one. */
+export type Sha256 = (text: string) => string;
+
+export function checkpointHash(checkpoint: Omit<Checkpoint, "hash"> | Checkpoint, hash: Sha256): string {
   const { hash: _ignored, ...body } = checkpoint as Checkpoint;
   return hash(canonicalJson(body));
 }
 
 /** `id` lets the caller reserve the id first, e.g. to cite it in a continuation prompt. */
-export function buildCheckpoint(snapshot: LoopSnapshot, deps: Pick<Deps, "now" | "random" | "sha256">, id?: string): Checkpoint {
+export function buildCheckpoint(
+  snapshot: LoopSnapshot,
+  deps: Pick<Deps, "now" | "random" | "sha256">,
+  id?: string,
+): Checkpoint {
   const totals = snapshot.ledger.totals;
   const body: Omit<Checkpoint, "hash"> = {
     id: id ?? newCheckpointId(deps),
@@ -88,8 +94,9 @@ export function buildCheckpoint(snapshot: LoopSnapshot, deps: Pick<Deps, "now" |
   return { ...body, hash: checkpointHash(body, deps.sha256) };
 }
 
+// Checked after upgrading, against the current shape.
 const snapshotShape = z.looseObject({
-  version: z.literal(SNAPSHOT_VERSION),
+  version: z.number().int(),
   loopId: z.string().min(1),
   goal: z.string(),
   config: loopConfigSchema,
@@ -98,34 +105,61 @@ const snapshotShape = z.looseObject({
   work: z.looseObject({ phase: z.enum(executionPhases) }),
 });
 
+// Checked before the seal: the hash covers the snapshot exactly as stored, in its own version.
 const checkpointShape = z.looseObject({
   id: z.string(),
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   metadata: z.looseObject({ loopId: z.string(), iteration: z.number() }),
-  snapshot: snapshotShape,
+  snapshot: z.looseObject({ version: z.number() }),
 });
 
-export function verifyCheckpoint(checkpoint: Checkpoint, expectedHash?: string): boolean {
-  const actual = checkpointHash(checkpoint);
+export function verifyCheckpoint(checkpoint: Checkpoint, hash: Sha256, expectedHash?: string): boolean {
+  const actual = checkpointHash(checkpoint, hash);
   return actual === checkpoint.hash && (expectedHash === undefined || expectedHash === actual);
 }
 
+export interface RestoreOptions {
+  /** The native SHA-256, injected by the runtime. */
+  sha256: Sha256;
+  /** The hash the caller stored separately (e.g. a database column); both must match. */
+  expectedHash?: string;
+  /** Versions and config defaults to upgrade to; the current release's unless a test says otherwise. */
+  codec?: SnapshotCodec;
+}
+
 /**
- * Restores the loop a checkpoint captured. `expectedHash` is the hash the
- * caller stored separately (e.g. a database column); both must match.
+ * Restores the loop a checkpoint captured: checks its shape and seal, walks
+ * the snapshot up to the current version and re-applies config defaults.
  */
-export function restoreFromCheckpoint(input: unknown, expectedHash?: string): LoopSnapshot {
+export function restoreFromCheckpoint(input: unknown, options: RestoreOptions): LoopSnapshot {
+  const codec = options.codec ?? currentSnapshotCodec;
   const shape = checkpointShape.safeParse(input);
   if (!shape.success) {
     throw new CheckpointIntegrityError(`Malformed checkpoint: ${shape.error.issues[0]?.message ?? "invalid"}`);
   }
   const checkpoint = input as Checkpoint;
-  const actual = checkpointHash(checkpoint);
+  const actual = checkpointHash(checkpoint, options.sha256);
   if (actual !== checkpoint.hash) throw new CheckpointIntegrityError("Checkpoint hash mismatch: content was altered");
-  if (expectedHash !== undefined && expectedHash !== actual) {
+  if (options.expectedHash !== undefined && options.expectedHash !== actual) {
     throw new CheckpointIntegrityError("Checkpoint hash does not match the expected hash");
   }
-  const snapshot = JSON.parse(JSON.stringify(checkpoint.snapshot)) as LoopSnapshot;
+  let upgraded: Record<string, unknown>;
+  try {
+    const stored = upgradeSnapshot(JSON.parse(JSON.stringify(checkpoint.snapshot)), codec);
+    upgraded = { ...stored, config: codec.parseConfig(stored.config) };
+  } catch (error) {
+    if (error instanceof SnapshotVersionError) throw new CheckpointIntegrityError(`Cannot restore: ${error.message}`);
+    if (error instanceof LoopConfigError) {
+      throw new CheckpointIntegrityError(`Cannot restore: its config is no longer valid: ${error.issues.join("; ")}`);
+    }
+    throw error;
+  }
+  const current = snapshotShape.safeParse(upgraded);
+  if (!current.success || upgraded.version !== codec.version) {
+    const issue = current.success ? `version ${String(upgraded.version)}` : current.error.issues[0]?.message;
+    throw new CheckpointIntegrityError(`Malformed checkpoint: ${issue ?? "invalid"}`);
+  }
+  const snapshot = upgraded as unknown as LoopSnapshot;
   // An agent that was mid-call when the process died is gone; its run is not resumable.
   return {
     ...snapshot,

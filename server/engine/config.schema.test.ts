@@ -7,10 +7,18 @@ describe("loop config", () => {
     expect(c.validation).toEqual({ enabled: true, scorerNames: [], minScoreThreshold: 0.5, parallel: 4, timeout: 0 });
     expect(c.reflection).toEqual({ enabled: true, level: "medium", maxHistory: 50 });
     expect(c.stop).toEqual({
-      maxIterations: 10, timeout: 0, maxCost: 0, maxConsecutiveFailures: 3, scoreThreshold: 0,
-      noProgressIterations: 3, enableUserInterrupt: true,
+      maxIterations: 10,
+      timeout: 0,
+      iterationTimeout: 2700,
+      maxCost: 0,
+      maxConsecutiveFailures: 3,
+      scoreThreshold: 0,
+      noProgressIterations: 3,
+      enableUserInterrupt: true,
     });
-    expect(c.verification).toEqual({ enabled: false, answerMaxChars: 4000 });
+    expect(c.verification).toEqual({ answerMaxChars: 4000 });
+    expect(c.question).toEqual({ policy: "ask" });
+    expect(c.completion.allowNoEvidence).toBe(false);
     expect(c.handoff).toMatchObject({ contextThreshold: 0.7, tokenBudgetThreshold: 0.8, errorThreshold: 3 });
     expect(c.health).toMatchObject({ nudgesBeforeEscalation: 3, breaker: { failureThreshold: 5, cooldown: 60 } });
     expect(c.budget).toMatchObject({ throttleAt: 0.8, denyAt: 1, mode: "enforce" });

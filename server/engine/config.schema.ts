@@ -9,8 +9,10 @@ const nonNegative = (label: string, value: number) =>
   z.number().min(0, "must not be negative").default(value).describe(label);
 const nonNegativeInt = (label: string, value: number) =>
   z.number().int("must be a whole number").min(0, "must not be negative").default(value).describe(label);
-const positiveInt = (label: string, value: number) =>
-  z.number().int("must be a whole number").min(1, "must be >= 1").default(value).describe(label);
+const positiveInt = (label: string, value: number, max?: number) => {
+  const int = z.number().int("must be a whole number").min(1, "must be >= 1");
+  return (max === undefined ? int : int.max(max, `must be <= ${max}`)).default(value).describe(label);
+};
 
 /** A section defaults to all its field defaults; its label moves to the wrapper. */
 function section<T extends z.ZodType>(schema: T) {
@@ -48,6 +50,10 @@ export const stopConfigSchema = z
   .object({
     maxIterations: positiveInt("Maximum iterations", 10),
     timeout: nonNegative("Wall-clock limit (seconds, 0 = off)", 0),
+    iterationTimeout: nonNegative(
+      "Iteration time limit, all attempts and retries included (seconds, 0 = off); the agent's timeoutSeconds bounds one attempt",
+      2700,
+    ),
     maxCost: nonNegative("Cost limit in USD (0 = off)", 0),
     maxConsecutiveFailures: nonNegativeInt("Consecutive failures before stopping (0 = off)", 3),
     scoreThreshold: fraction("Stop successfully when the mean score reaches (0 = off)", 0),
@@ -67,12 +73,30 @@ export const completionConfigSchema = z
       .enum(["any", "all"])
       .default("any")
       .describe("Complete when any (or all) of the evidence checks that ran say so"),
-    requireClaim: z
+    requireClaim: z.boolean().default(false).describe("Also require the agent to claim it is done"),
+    allowNoEvidence: z
       .boolean()
       .default(false)
-      .describe("Also require the agent to claim it is done"),
+      .describe("Run without any evidence source: the loop can never complete and stops on limits"),
+    announce: z
+      .boolean()
+      .default(true)
+      .describe("Tell the agent how to claim done (<promise>COMPLETE</promise>) and that the claim is checked"),
   })
   .describe("Completion evidence");
+
+export const questionPolicies = ["ask", "auto-answer", "ignore"] as const;
+export const questionConfigSchema = z
+  .object({
+    // ask: the loop waits in needs_attention for the operator's answer;
+    // auto-answer: the next input tells the agent to choose, say so and go on;
+    // ignore: the question is recorded and nothing else happens.
+    policy: z
+      .enum(questionPolicies)
+      .default("ask")
+      .describe("When the agent asks a question: wait for an answer, tell it to decide, or ignore it"),
+  })
+  .describe("Agent questions");
 
 export const retryConfigSchema = z
   .object({
@@ -94,8 +118,13 @@ export const retryConfigSchema = z
 
 export const verificationConfigSchema = z
   .object({
-    enabled: z.boolean().default(false).describe("Ask the verifier whether the goal is met"),
-    answerMaxChars: positiveInt("Answer characters sent to the verifier", 4000),
+    // Unset means "on whenever a verifier is configured": configuring one and
+    // then seeing "skipped: verification disabled" was the surprise to avoid.
+    enabled: z
+      .boolean()
+      .optional()
+      .describe("Ask the verifier whether the goal is met (default: on when a verifier is configured)"),
+    answerMaxChars: positiveInt("Answer characters sent to the verifier", 4000, 200_000),
   })
   .describe("Verify: outer verification");
 
@@ -180,15 +209,84 @@ export const pacingConfigSchema = z
 
 export const recordingConfigSchema = z
   .object({
-    maxOutputChars: positiveInt("Output characters kept per iteration", 100000),
+    // Bounded: the kept output is stored per iteration and sent to every browser that opens it.
+    maxOutputChars: positiveInt("Output characters kept per iteration", 100000, 2_000_000),
   })
   .describe("Recording");
 
+export const usageLimitPolicies = ["wait", "stop", "fallback"] as const;
+export const limitsConfigSchema = z
+  .object({
+    onUsageLimit: z
+      .enum(usageLimitPolicies)
+      .default("wait")
+      .describe("When the provider's usage limit is hit: wait for the reset, stop, or switch to the fallback agent"),
+    marginSeconds: nonNegative("Margin after the reset time (seconds)", 30),
+    backoffSeconds: z
+      .number()
+      .min(1, "must be >= 1")
+      .default(300)
+      .describe("First wait when no reset time is given (seconds; doubles on each recurrence)"),
+    maxBackoffSeconds: z.number().min(1, "must be >= 1").default(3600).describe("Longest backoff wait (seconds)"),
+    maxWaits: positiveInt("Consecutive limit waits before the loop needs attention", 8),
+    timeZone: z.string().trim().min(1).default("UTC").describe("Time zone of reset times the agent prints without one"),
+  })
+  .describe("Usage limits");
+
+/** The next input's sections, in the order they appear after the goal (see next-input.ts). */
+export const inputSections = [
+  "Completion protocol",
+  "Claim rejected",
+  "Agent question",
+  "Previous feedback",
+  "Failing tests",
+  "Validation",
+  "Verifier",
+  "Operator nudge",
+  "Approval comment",
+  "Health reminder",
+  "Continuation",
+] as const;
+
+export const inputConfigSchema = z
+  .object({
+    // The template: which sections the next input may carry. The order is
+    // fixed; an unknown section name is a config error, not silently dropped.
+    sections: z
+      .array(z.enum(inputSections))
+      .default([...inputSections])
+      .describe("Sections the next input carries after the goal"),
+  })
+  .describe("Next input");
+
+export const alarmsConfigSchema = z
+  .object({
+    runaway: section(
+      z
+        .object({
+          maxIterations: nonNegativeInt("Runaway: more iterations than this within the window (0 = off)", 60),
+          windowSeconds: z
+            .number()
+            .min(1, "must be >= 1")
+            .max(3600, "must be at most an hour")
+            .default(60)
+            .describe("Runaway window (seconds)"),
+          action: z.enum(["alert", "pause"]).default("alert").describe("On a runaway: alert, or alert and pause"),
+        })
+        .describe("Runaway alarm"),
+    ),
+    silentAfterSeconds: nonNegative("Silent agent: no output or heartbeat for this long (seconds, 0 = off)", 120),
+    maxSpendPerHourUsd: nonNegative("Spend rate: more than this many USD within an hour (0 = off)", 0),
+  })
+  .describe("Alarms (judged on the server)");
+
 export const loopConfigSchema = z.object({
+  input: section(inputConfigSchema),
   validation: section(validationConfigSchema),
   reflection: section(reflectionConfigSchema),
   stop: section(stopConfigSchema),
   completion: section(completionConfigSchema),
+  question: section(questionConfigSchema),
   retry: section(retryConfigSchema),
   verification: section(verificationConfigSchema),
   handoff: section(handoffConfigSchema),
@@ -197,12 +295,15 @@ export const loopConfigSchema = z.object({
   approvals: section(approvalsConfigSchema),
   pacing: section(pacingConfigSchema),
   recording: section(recordingConfigSchema),
+  limits: section(limitsConfigSchema),
+  alarms: section(alarmsConfigSchema),
 });
 
 export type LoopConfigInput = z.input<typeof loopConfigSchema>;
 export type LoopConfig = z.output<typeof loopConfigSchema>;
 export type ApprovalDefaultAction = (typeof approvalDefaultActions)[number];
 export type EvidenceSource = (typeof evidenceSources)[number];
+export type QuestionPolicy = (typeof questionPolicies)[number];
 
 export class LoopConfigError extends Error {
   constructor(readonly issues: readonly string[]) {

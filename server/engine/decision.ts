@@ -21,7 +21,12 @@ export interface PauseDecision {
   kind: "pause";
   reason: string;
 }
-export type WaitReason = "pacing" | "throttle" | "breaker_cooldown";
+/** The agent asked the operator something; only an answer (or a stop) moves the loop on. */
+export interface AwaitAnswerDecision {
+  kind: "await_answer";
+  question: string;
+}
+export type WaitReason = "pacing" | "throttle" | "breaker_cooldown" | "usage_limit";
 export interface WaitDecision {
   kind: "wait";
   untilMs: number;
@@ -29,20 +34,28 @@ export interface WaitDecision {
   detail: string;
 }
 
-export type BlockingDecision = HaltDecision | AwaitApprovalDecision | PauseDecision | WaitDecision;
+export type BlockingDecision =
+  HaltDecision | AwaitApprovalDecision | AwaitAnswerDecision | PauseDecision | WaitDecision;
 export type StepDecision = { kind: "continue" } | BlockingDecision;
 export type PreflightDecision = { kind: "run" } | BlockingDecision;
 
-/** The decision implied by a halted, gated or paused snapshot, if any. */
-export function standingDecision(snapshot: LoopSnapshot): HaltDecision | AwaitApprovalDecision | PauseDecision | null {
+/**
+ * The decision implied by a halted, paused or gated snapshot, if any. A pause
+ * outranks a gate: an operator who pauses a loop awaiting approval sees it
+ * paused, and resuming it brings the still-pending approval back.
+ */
+export function standingDecision(
+  snapshot: LoopSnapshot,
+): HaltDecision | AwaitApprovalDecision | AwaitAnswerDecision | PauseDecision | null {
   if (snapshot.halt !== null) {
     return { kind: "halt", stopType: snapshot.halt.stopType, reason: snapshot.halt.reason };
   }
+  if (snapshot.pause !== null) return { kind: "pause", reason: snapshot.pause.text };
+  if (snapshot.attention) return { kind: "await_answer", question: snapshot.attention.question };
   if (snapshot.gate !== null) {
     const { gate } = snapshot;
     return { kind: "await_approval", gate, deadlineAt: gate.deadlineAt, defaultAction: gate.defaultAction };
   }
-  if (snapshot.pause !== null) return { kind: "pause", reason: snapshot.pause.text };
   return null;
 }
 

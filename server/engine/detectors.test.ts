@@ -3,7 +3,7 @@ import { parseLoopConfig } from "./config.schema";
 import * as d from "./detectors";
 import { createLoop, type LoopSnapshot } from "./snapshot";
 import type { StopType } from "./stop-types";
-import { FakeClock } from "./test-support";
+import { FakeClock } from "../../test/engine-fakes";
 
 const clock = new FakeClock(0);
 
@@ -22,7 +22,14 @@ function everythingTriggered(config: Record<string, unknown>): LoopSnapshot {
 }
 
 const allOn = {
-  stop: { maxIterations: 10, timeout: 1, maxCost: 1, maxConsecutiveFailures: 3, scoreThreshold: 0.9, noProgressIterations: 3 },
+  stop: {
+    maxIterations: 10,
+    timeout: 1,
+    maxCost: 1,
+    maxConsecutiveFailures: 3,
+    scoreThreshold: 0.9,
+    noProgressIterations: 3,
+  },
   budget: { maxCostUsd: 1 },
 };
 const ctx = (snapshot: LoopSnapshot, now = 10_000) => d.detectorContext(snapshot, now);
@@ -32,13 +39,13 @@ describe("detectors", () => {
     [d.circuitBreakerDetector, "circuit_breaker_open"],
     [d.healthFailureDetector, "health_failure"],
     [d.consecutiveFailureDetector, "max_consecutive_failures"],
+    [d.scoreThresholdDetector, "score_threshold"],
+    [d.completionDetector, "completion"],
     [d.budgetDetector, "budget_exhausted"],
     [d.costLimitDetector, "max_cost"],
     [d.maxIterationDetector, "max_iterations"],
     [d.timeoutDetector, "timeout"],
     [d.noProgressDetector, "no_progress"],
-    [d.scoreThresholdDetector, "score_threshold"],
-    [d.completionDetector, "completion"],
   ];
 
   it.each(cases)("$name triggers $1", (detector, stopType) => {
@@ -47,10 +54,18 @@ describe("detectors", () => {
     expect(decision.reason).not.toBe("");
   });
 
-  it("the default chain follows CD's priority, then OB's success detectors", () => {
+  it("the default chain: failures, then success evidence, then CD's limits", () => {
     expect(d.createDefaultDetectors().names()).toEqual([
-      "circuit_breaker", "health_failure", "consecutive_failures", "budget", "cost_limit",
-      "max_iterations", "timeout", "no_progress", "score_threshold", "completion",
+      "circuit_breaker",
+      "health_failure",
+      "consecutive_failures",
+      "score_threshold",
+      "completion",
+      "budget",
+      "cost_limit",
+      "max_iterations",
+      "timeout",
+      "no_progress",
     ]);
     // Switch detectors off one by one from the top: the next in line answers.
     const expected: StopType[] = cases.map(([, t]) => t);
@@ -61,13 +76,13 @@ describe("detectors", () => {
       (s) => ({ ...s, breaker: { ...s.breaker, trialFailed: false } }),
       (s) => ({ ...s, health: { ...s.health, state: "degraded" } }),
       (s) => ({ ...s, state: { ...s.state, consecutiveFailures: 0 } }),
+      (s) => ({ ...s, last: { ...s.last, meanScore: 0.1 } }),
+      (s) => ({ ...s, last: { ...s.last, evidenceComplete: false } }),
       (s) => ({ ...s, config: { ...s.config, budget: { ...s.config.budget, maxCostUsd: 0 } } }),
       (s) => ({ ...s, state: { ...s.state, cumulativeCost: 0 } }),
       (s) => ({ ...s, state: { ...s.state, iteration: 1 } }),
       (s) => ({ ...s, config: { ...s.config, stop: { ...s.config.stop, timeout: 0 } } }),
       (s) => ({ ...s, progress: { ...s.progress, iterationsWithoutProgress: 0 } }),
-      (s) => ({ ...s, last: { ...s.last, meanScore: 0.1 } }),
-      (s) => ({ ...s, last: { ...s.last, evidenceComplete: false } }),
     ];
     for (const off of disable) {
       const decision = chain.check(ctx(snapshot));
@@ -83,13 +98,24 @@ describe("detectors", () => {
       stop: { timeout: 0, maxCost: 0, maxConsecutiveFailures: 0, scoreThreshold: 0, noProgressIterations: 0 },
       budget: { maxCostUsd: 0, maxTokens: 0 },
     });
-    for (const det of [d.timeoutDetector, d.costLimitDetector, d.consecutiveFailureDetector, d.scoreThresholdDetector, d.noProgressDetector, d.budgetDetector]) {
+    for (const det of [
+      d.timeoutDetector,
+      d.costLimitDetector,
+      d.consecutiveFailureDetector,
+      d.scoreThresholdDetector,
+      d.noProgressDetector,
+      d.budgetDetector,
+    ]) {
       expect(det.check(ctx(off, 1e12)).shouldStop).toBe(false);
     }
   });
 
   it("budget in alert-only mode never stops; success can require the claim", () => {
-    const s = everythingTriggered({ ...allOn, budget: { maxCostUsd: 1, mode: "alert_only" }, completion: { requireClaim: true } });
+    const s = everythingTriggered({
+      ...allOn,
+      budget: { maxCostUsd: 1, mode: "alert_only" },
+      completion: { requireClaim: true },
+    });
     expect(d.budgetDetector.check(ctx(s)).shouldStop).toBe(false);
     const noClaim = { ...s, last: { ...s.last, claim: { done: false } } };
     expect(d.scoreThresholdDetector.check(ctx(noClaim)).shouldStop).toBe(false);
@@ -98,7 +124,10 @@ describe("detectors", () => {
   });
 
   it("the composite is pluggable", () => {
-    const custom: d.StopDetector = { name: "custom", check: () => ({ shouldStop: true, stopType: "explicit_stop", reason: "custom", metadata: {} }) };
+    const custom: d.StopDetector = {
+      name: "custom",
+      check: () => ({ shouldStop: true, stopType: "explicit_stop", reason: "custom", metadata: {} }),
+    };
     const chain = new d.CompositeDetector().add(d.maxIterationDetector).add(custom);
     expect(chain.size).toBe(2);
     const s = createLoop("g", {}, clock);

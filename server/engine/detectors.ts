@@ -1,7 +1,10 @@
 /**
  * Pluggable stop detectors (OB) evaluated in CD's priority order. Each one
- * configured with 0 is really off. Success detectors come last, so a limit or
- * failure reached on the same iteration wins over a success.
+ * configured with 0 is really off. Termination priority: an operator kill or
+ * terminate beats everything (it halts before detectors run); then failures
+ * (breaker, health, consecutive failures); then evidence of success, which
+ * beats the budget, cost, iteration, time and no-progress limits reached in
+ * the same iteration.
  */
 import { budgetUsed } from "./budget";
 import type { LoopConfig } from "./config.schema";
@@ -80,9 +83,10 @@ export const costLimitDetector = detector("cost_limit", ({ state, config }) => {
     : CONTINUE;
 });
 
-export const maxIterationDetector = detector("max_iterations", ({ state, config }) => {
+export const maxIterationDetector = detector("max_iterations", ({ snapshot, state, config }) => {
   const max = config.stop.maxIterations;
-  return state.iteration >= max
+  // Iterations the provider's usage limit answered do not use up the allowance.
+  return state.iteration - (snapshot.usageLimit?.limitedIterations ?? 0) >= max
     ? stop("max_iterations", `Iteration ${state.iteration} >= ${max} max`, { max })
     : CONTINUE;
 });
@@ -152,19 +156,19 @@ export class CompositeDetector implements StopDetector {
   }
 }
 
-/** CD's priority order, budget covering both budget forms, then OB's success detectors. */
+/** Failures, then OB's success detectors, then CD's limits (budget covering both budget forms). */
 export function createDefaultDetectors(): CompositeDetector {
   return new CompositeDetector([
     circuitBreakerDetector,
     healthFailureDetector,
     consecutiveFailureDetector,
+    scoreThresholdDetector,
+    completionDetector,
     budgetDetector,
     costLimitDetector,
     maxIterationDetector,
     timeoutDetector,
     noProgressDetector,
-    scoreThresholdDetector,
-    completionDetector,
   ]);
 }
 

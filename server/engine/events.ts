@@ -3,8 +3,9 @@
  * caused it (`actor`) and why (`reason`), so the runtime can store them as
  * the audit trail without interpreting engine internals.
  */
-import type { AgentProgressEvent, ControlType, Reflection } from "./ports";
-import type { LoopStatus, StopType } from "./stop-types";
+import type { ControlKind } from "./control-commands";
+import type { AgentProgressEvent, Reflection } from "./agent-reports";
+import type { IterationStatus, LoopStatus, StopType } from "./stop-types";
 import type {
   BreakerStatus,
   BudgetAction,
@@ -14,6 +15,9 @@ import type {
   HealthState,
   InterventionLevel,
 } from "./vocabulary";
+
+/** The part of an iteration under way, shown live while it runs. */
+export type LivePhase = "agent" | "scorers" | "verifier" | "reflector";
 
 export interface EventBase {
   loopId: string;
@@ -29,11 +33,12 @@ export type EngineEventBody =
   | { type: "loop_started"; goal: string }
   | { type: "iteration_started"; agentId: string; input: string }
   | { type: "agent_progress"; agentId: string; progress: AgentProgressEvent }
+  | { type: "phase_started"; phase: LivePhase }
   | { type: "agent_retry"; attempt: number; delayMs: number; error: string }
   | {
       type: "iteration_finished";
       agentId: string;
-      status: "succeeded" | "failed" | "interrupted" | "error";
+      status: IterationStatus;
       meanScore: number | null;
       claimMismatch: boolean;
       costUsd: number;
@@ -58,18 +63,31 @@ export type EngineEventBody =
     }
   | { type: "throttled"; delayMs: number; usedFraction: number }
   | { type: "budget_alert"; action: BudgetAction; usedFraction: number }
-  | { type: "control_applied"; requestId: string; command: ControlType }
-  | { type: "control_rejected"; requestId: string; command: ControlType }
+  | { type: "control_applied"; requestId: string; command: ControlKind }
+  | { type: "control_rejected"; requestId: string; command: ControlKind }
   | { type: "limits_updated"; patch: unknown }
+  | { type: "attention_needed"; question: string }
   | { type: "status_changed"; from: LoopStatus; to: LoopStatus }
   | { type: "checkpoint_created"; checkpointId: string; hash: string }
-  | { type: "halted"; stopType: StopType; status: LoopStatus };
+  | { type: "halted"; stopType: StopType; status: LoopStatus }
+  | {
+      type: "limit_wait_started";
+      until: number;
+      shared: boolean;
+      resetKnown: boolean;
+      recurrence: number;
+      newPeriod: boolean;
+      message: string;
+    }
+  | { type: "limit_wait_ended"; how: "reset" | "resumed"; waitedMs: number }
+  | { type: "limit_fallback"; until: number; message: string }
+  | { type: "limit_needs_attention"; recurrences: number };
 
 export type EngineEvent = EventBase & EngineEventBody;
 export type EngineEventType = EngineEvent["type"];
 
 /** Heartbeat-like events are streamed live but not returned for storage. */
-export const ephemeralEventTypes: readonly EngineEventType[] = ["agent_progress"];
+export const ephemeralEventTypes: readonly EngineEventType[] = ["agent_progress", "phase_started"];
 
 export function isEphemeral(event: EngineEvent): boolean {
   return ephemeralEventTypes.includes(event.type);

@@ -60,6 +60,8 @@ export function openGate(
       deadlineAt: gate.deadlineAt,
     }),
   );
+  // A paused loop stays paused; resuming it brings this approval up.
+  if (snapshot.pause !== null) return { ...snapshot, gate };
   return setStatus({ ...snapshot, gate }, "awaiting_approval", now, "engine", request.reason, out);
 }
 
@@ -68,9 +70,7 @@ export function budgetGateDue(snapshot: LoopSnapshot): number | null {
   const { budget } = snapshot.config.approvals;
   const used = budgetUsed(snapshot.ledger.totals, snapshot.config.budget);
   if (!budget.enabled || used === null) return null;
-  const crossed = budget.percents.filter(
-    (p) => used * 100 >= p && !snapshot.gatesCleared.budgetPercents.includes(p),
-  );
+  const crossed = budget.percents.filter((p) => used * 100 >= p && !snapshot.gatesCleared.budgetPercents.includes(p));
   return crossed.length === 0 ? null : Math.max(...crossed);
 }
 
@@ -91,7 +91,8 @@ function clearGate(snapshot: LoopSnapshot, gate: PendingGate): LoopSnapshot {
   return { ...snapshot, gate: null, gatesCleared: cleared };
 }
 
-export function resolveGate(
+/** Records the decision and closes the gate, without its effect on the loop (see resolveGate). */
+export function closeGate(
   snapshot: LoopSnapshot,
   decision: GateDecision,
   comment: string | null,
@@ -113,7 +114,22 @@ export function resolveGate(
       byDefault,
     }),
   );
-  let next = clearGate(snapshot, gate);
+  return clearGate(snapshot, gate);
+}
+
+export function resolveGate(
+  snapshot: LoopSnapshot,
+  decision: GateDecision,
+  comment: string | null,
+  actor: string,
+  now: number,
+  out: EngineEvent[],
+  byDefault = false,
+): LoopSnapshot {
+  const gate = snapshot.gate;
+  if (gate === null) return snapshot;
+  const why = byDefault ? `deadline passed: default action ${decision}` : `${decision} at ${gate.kind} gate`;
+  let next = closeGate(snapshot, decision, comment, actor, now, out, byDefault);
   if (comment !== null && comment.trim() !== "") {
     const approvalComments = [...next.inbox.approvalComments, { text: comment, by: actor, at: now }];
     next = { ...next, inbox: { ...next.inbox, approvalComments } };

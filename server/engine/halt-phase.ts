@@ -2,71 +2,90 @@
  * Phase 6, Halt: the safe point after an iteration. Order matters and is
  * deliberate: an abort cause first (kill/cancel), then stored controls
  * (operator intent), then the detectors, then approval gates, then pause,
- * then pacing.
+ * then pacing. A killed iteration pauses the loop and skips the detectors
+ * and gates: its evidence is incomplete, and the operator decides next (even
+ * in the last allowed iteration, a kill pauses rather than stops the loop).
  */
+import type { ControlAck, ControlRequest } from "./control-commands";
 import { applyControls } from "./controls";
 import { pacingWait, standingDecision, type StepDecision } from "./decision";
 import { createDefaultDetectors, detectorContext, type StopDetector } from "./detectors";
 import type { EngineEvent, EventLog } from "./events";
 import { budgetGateDue, openGate, periodicGateDue } from "./gates";
-import type { ControlAck, ControlRequest, Deps, EnginePorts } from "./ports";
+import type { Deps } from "./ports";
 import type { AbortCause } from "./run-phase";
 import type { LoopSnapshot } from "./snapshot";
 import { isSuccess } from "./stop-types";
-import { ENGINE, haltLoop, setStatus } from "./transitions";
+import { ENGINE, haltLoop, setStatus, stamp } from "./transitions";
+import { limitWaitDecision } from "./usage-limit";
 
 export const defaultDetectors: StopDetector = createDefaultDetectors();
 
-async function applyStoredControls(
-  snapshot: LoopSnapshot,
-  ports: EnginePorts,
-  now: number,
-  events: EngineEvent[],
-): Promise<{ snapshot: LoopSnapshot; acks: ControlAck[] }> {
-  if (!ports.controls || snapshot.halt !== null) return { snapshot, acks: [] };
-  let requests: ControlRequest[];
-  try {
-    requests = await ports.controls.poll(snapshot.loopId);
-  } catch {
-    // Unreachable controls stay stored; the next safe point applies them.
-    return { snapshot, acks: [] };
+/** The kill that aborted the agent, answered as the request it came from. */
+function applyKill(snapshot: LoopSnapshot, cause: AbortCause, now: number, events: EngineEvent[]) {
+  if (cause.requestId === undefined) {
+    // A kill through the driver's own AbortSignal: no stored request to answer.
+    const pause = snapshot.pause ?? { text: cause.reason, by: cause.by, at: now };
+    return { snapshot: setStatus({ ...snapshot, pause }, "paused", now, cause.by, cause.reason, events), acks: [] };
   }
-  const applied = applyControls(snapshot, requests, now);
+  const request: ControlRequest = {
+    id: cause.requestId,
+    requestedAt: now,
+    by: cause.by,
+    reason: cause.reason,
+    command: { kind: "kill" },
+  };
+  const applied = applyControls(snapshot, [request], now, { abortedBy: cause.requestId });
   events.push(...applied.events);
-  for (const ack of applied.acks) {
-    try {
-      await ports.controls.ack(snapshot.loopId, ack);
-    } catch {
-      // The ack is also returned in the step result for the runtime to store.
-    }
-  }
   return { snapshot: applied.snapshot, acks: applied.acks };
 }
 
-export async function haltPhase(args: {
+/**
+ * question.policy "ask": the agent's question stops the loop in
+ * needs_attention until an operator answers (or lets it continue without an
+ * answer). The attention_needed event is what an operator alert hooks onto.
+ */
+function askOperator(snapshot: LoopSnapshot, now: number, events: EngineEvent[]): LoopSnapshot {
+  const question = snapshot.plan.question;
+  if (!question || snapshot.config.question.policy !== "ask") return snapshot;
+  const attention = { question, iteration: snapshot.state.iteration, askedAt: now };
+  const why = `the agent asked: ${question}`;
+  events.push(stamp(snapshot, now, ENGINE, why, { type: "attention_needed", question }));
+  if (snapshot.pause !== null) return { ...snapshot, attention };
+  return setStatus({ ...snapshot, attention }, "needs_attention", now, ENGINE, why, events);
+}
+
+export function haltPhase(args: {
   snapshot: LoopSnapshot;
-  ports: EnginePorts;
   deps: Pick<Deps, "now" | "newId">;
   log: EventLog;
   cause: AbortCause | null;
+  /** Requests read at this safe point that this step has not answered yet. */
+  controls: readonly ControlRequest[];
   detectors?: StopDetector;
-}): Promise<{ snapshot: LoopSnapshot; decision: StepDecision; acks: ControlAck[] }> {
-  const { ports, deps, cause } = args;
+}): { snapshot: LoopSnapshot; decision: StepDecision; acks: ControlAck[] } {
+  const { deps, cause } = args;
   const now = deps.now();
   const events: EngineEvent[] = [];
+  const acks: ControlAck[] = [];
   let next = args.snapshot;
 
   if (cause?.kind === "cancel") next = haltLoop(next, "cancelled", cause.reason, cause.by, now, events);
-  // A kill aborts the running agent and pauses the loop: the operator decides
-  // what happens next (resume, nudge, terminate). It is not an ending.
-  if (cause?.kind === "kill" && next.pause === null) {
-    next = { ...next, pause: { text: cause.reason, by: cause.by, at: now } };
+  let killed = false;
+  if (cause?.kind === "kill" && next.halt === null) {
+    const kill = applyKill(next, cause, now, events);
+    next = kill.snapshot;
+    acks.push(...kill.acks);
+    killed = next.pause !== null;
   }
 
-  const controlled = await applyStoredControls(next, ports, now, events);
+  const rest = args.controls.filter((r) => r.id !== cause?.requestId);
+  const controlled = applyControls(next, rest, now);
+  events.push(...controlled.events);
+  acks.push(...controlled.acks);
   next = controlled.snapshot;
 
-  if (next.halt === null) {
+  if (next.halt === null && !killed) {
     const stop = (args.detectors ?? defaultDetectors).check(detectorContext(next, now));
     if (stop.shouldStop && isSuccess(stop.stopType) && next.config.approvals.beforeCompletion.enabled) {
       const request = { kind: "completion" as const, reason: stop.reason, stopType: stop.stopType, percent: null };
@@ -75,7 +94,7 @@ export async function haltPhase(args: {
       next = haltLoop(next, stop.stopType, stop.reason, ENGINE, now, events);
     }
   }
-  if (next.halt === null && next.gate === null) {
+  if (next.halt === null && next.gate === null && !killed) {
     const percent = budgetGateDue(next);
     if (percent !== null) {
       const request = { kind: "budget" as const, reason: `Budget use crossed ${percent}%`, stopType: null, percent };
@@ -86,11 +105,14 @@ export async function haltPhase(args: {
     }
   }
 
+  if (next.halt === null && next.gate === null && !killed) next = askOperator(next, now, events);
+
   const standing = standingDecision(next);
-  if (standing?.kind === "pause" && next.status !== "paused") {
+  if (standing?.kind === "pause" && next.status !== "paused" && next.status !== "needs_attention") {
     next = setStatus(next, "paused", now, next.pause!.by, standing.reason, events);
   }
   args.log.append(events);
-  if (standing) return { snapshot: next, decision: standing, acks: controlled.acks };
-  return { snapshot: next, decision: pacingWait(next, now) ?? { kind: "continue" }, acks: controlled.acks };
+  if (standing) return { snapshot: next, decision: standing, acks };
+  const decision = limitWaitDecision(next) ?? pacingWait(next, now) ?? { kind: "continue" as const };
+  return { snapshot: next, decision, acks };
 }

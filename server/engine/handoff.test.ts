@@ -3,7 +3,13 @@ import { parseLoopConfig } from "./config.schema";
 import { contextUtilization, continuationPrompt, shouldHandoff, type HandoffSignals } from "./handoff";
 
 const config = parseLoopConfig({}).handoff;
-const calm: HandoffSignals = { contextUtilization: 0.5, tokenBudgetUsed: 0.5, consecutiveErrors: 0, phaseComplete: false, explicit: false };
+const calm: HandoffSignals = {
+  contextUtilization: 0.5,
+  tokenBudgetUsed: 0.5,
+  consecutiveErrors: 0,
+  phaseComplete: false,
+  explicit: false,
+};
 
 describe("handoff", () => {
   it.each<[string, Partial<HandoffSignals>, ReturnType<typeof shouldHandoff>]>([
@@ -14,7 +20,11 @@ describe("handoff", () => {
     ["token budget over 80%", { tokenBudgetUsed: 0.81 }, "token_budget"],
     ["no budget", { tokenBudgetUsed: null }, null],
     ["phase complete", { phaseComplete: true }, "phase_complete"],
-    ["explicit wins over everything", { explicit: true, contextUtilization: 0.99, consecutiveErrors: 9 }, "explicit_request"],
+    [
+      "explicit wins over everything",
+      { explicit: true, contextUtilization: 0.99, consecutiveErrors: 9 },
+      "explicit_request",
+    ],
   ])("%s", (_name, signals, expected) => {
     expect(shouldHandoff({ ...calm, ...signals }, config)).toBe(expected);
   });
@@ -26,7 +36,17 @@ describe("handoff", () => {
 
   it("renders an empty continuation prompt with placeholders", () => {
     expect(
-      continuationPrompt({ iteration: 2, phase: "TESTING", agentId: "a", checkpointId: "c", completed: [], pending: [], blocked: [], decisions: [], nextSteps: [] }),
+      continuationPrompt({
+        iteration: 2,
+        phase: "TESTING",
+        agentId: "a",
+        checkpointId: "c",
+        completed: [],
+        pending: [],
+        blocked: [],
+        decisions: [],
+        nextSteps: [],
+      }),
     ).toBe(
       "## Handoff from Iteration 2\n**Phase:** TESTING\n**Last Agent:** a\n**Checkpoint:** c\n\n### Completed\n- (none)\n\n### Pending\n- (none)\n\n### Blocked\n- (none)\n\n### Key Decisions\n- (none)\n\n### Next Steps\nContinue with the pending items, in order.",
     );

@@ -47,8 +47,7 @@ const list = (items: readonly string[]) => (items.length === 0 ? "- (none)" : it
 
 /** The continuation prompt, in CD's published layout. */
 export function continuationPrompt(input: ContinuationInput): string {
-  const nextSteps =
-    input.nextSteps.length > 0 ? list(input.nextSteps) : "Continue with the pending items, in order.";
+  const nextSteps = input.nextSteps.length > 0 ? list(input.nextSteps) : "Continue with the pending items, in order.";
   return [
     `## Handoff from Iteration ${input.iteration}`,
     `**Phase:** ${input.phase}`,

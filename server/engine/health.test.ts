@@ -3,7 +3,13 @@ import { parseLoopConfig } from "./config.schema";
 import * as h from "./health";
 
 const S = 1000;
-const config = { ...parseLoopConfig({}).health, stuckAfter: 1800, nudgeInterval: 600, nudgesBeforeEscalation: 3, escalationTimeout: 900 };
+const config = {
+  ...parseLoopConfig({}).health,
+  stuckAfter: 1800,
+  nudgeInterval: 600,
+  nudgesBeforeEscalation: 3,
+  escalationTimeout: 900,
+};
 
 /** Evaluates the ladder every minute for `minutes` and returns [level, minute] pairs. */
 function ladder(cfg: h.HealthConfig, minutes: number) {
@@ -20,7 +26,13 @@ function ladder(cfg: h.HealthConfig, minutes: number) {
 describe("health", () => {
   it("CD's ladder: stuck at 30 min, nudges every 10, escalate after 3, terminate 15 min later", () => {
     const { seen, health } = ladder(config, 120);
-    expect(seen).toEqual([["nudge", 30], ["nudge", 40], ["nudge", 50], ["escalate", 60], ["terminate", 75]]);
+    expect(seen).toEqual([
+      ["nudge", 30],
+      ["nudge", 40],
+      ["nudge", 50],
+      ["escalate", 60],
+      ["terminate", 75],
+    ]);
     expect(health.state).toBe("terminated");
     expect(health.reminders[0]).toBe(
       "REMINDER: You have been working for 30 min without progress. Please either update progress, request handoff, or report blockers.",
@@ -29,7 +41,10 @@ describe("health", () => {
   });
 
   it("escalates immediately when no nudges are configured", () => {
-    expect(ladder({ ...config, nudgesBeforeEscalation: 0 }, 50).seen).toEqual([["escalate", 30], ["terminate", 45]]);
+    expect(ladder({ ...config, nudgesBeforeEscalation: 0 }, 50).seen).toEqual([
+      ["escalate", 30],
+      ["terminate", 45],
+    ]);
   });
 
   it("stuck detection is off at stuckAfter 0", () => {

@@ -4,7 +4,7 @@
  * clock, because an agent can be alive and still going nowhere.
  */
 import type { LoopConfig } from "./config.schema";
-import type { AgentProgressEvent } from "./ports";
+import type { AgentProgressEvent } from "./agent-reports";
 import type { HealthState, InterventionLevel } from "./vocabulary";
 
 export type HealthConfig = Pick<
@@ -72,11 +72,15 @@ export function healthOnProgress(health: HealthSnapshot, event: AgentProgressEve
   return { ...health, lastHeartbeatAt: now, lastProgressAt: now, nudges: 0, lastNudgeAt: null, escalatedAt: null };
 }
 
-export type RunOutcome = "succeeded" | "failed" | "error" | "interrupted";
+export type RunOutcome = "succeeded" | "failed" | "error" | "interrupted" | "rate_limited";
 
 export function healthOnRunEnd(health: HealthSnapshot, outcome: RunOutcome, now: number): HealthSnapshot {
   const consecutiveErrors =
-    outcome === "error" ? health.consecutiveErrors + 1 : outcome === "interrupted" ? health.consecutiveErrors : 0;
+    outcome === "error"
+      ? health.consecutiveErrors + 1
+      : outcome === "interrupted" || outcome === "rate_limited"
+        ? health.consecutiveErrors
+        : 0;
   return { ...health, runStartedAt: null, lastHeartbeatAt: now, consecutiveErrors };
 }
 
@@ -93,8 +97,12 @@ export function classifyHealth(health: HealthSnapshot, config: HealthConfig, now
   return "healthy";
 }
 
-function minutes(ms: number): string {
-  return `${Math.round(ms / 60000)} min`;
+/** "45 s", "12 min", "2.5 h": never "0 min" for a short stall. */
+export function minutes(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const mins = Math.round(ms / 60000);
+  return mins < 120 ? `${mins} min` : `${(ms / 3600000).toFixed(1)} h`;
 }
 
 export function nudgeMessage(stuckForMs: number): string {

@@ -43,7 +43,8 @@ export function accountSteps(
   const usage = { tokens: spend.tokens.input + spend.tokens.output + spend.tokens.cache, cost: spend.costUsd };
   const scored = Object.keys(scores).length > 0 ? ls.recordScore(state, scores) : state;
   if (status === "succeeded") return ls.recordSuccess(scored, usage);
-  if (status === "interrupted") return ls.recordSpend(scored, usage);
+  // Neither tells anything about the agent's work: spend only.
+  if (status === "interrupted" || status === "rate_limited") return ls.recordSpend(scored, usage);
   return ls.recordFailure(scored, usage);
 }
 
@@ -59,7 +60,7 @@ export function accountBreaker(
   const after =
     status === "error"
       ? breakerOnFailure(before, snapshot.config.health.breaker, now)
-      : status === "interrupted"
+      : status === "interrupted" || status === "rate_limited"
         ? before
         : breakerOnSuccess(before);
   if (after.status !== before.status) {
@@ -102,7 +103,7 @@ export function accountProgress(
   const previous = snapshot.progress;
   // An interrupted iteration says nothing about progress either way.
   const stalled = previous.iterationsWithoutProgress;
-  const without = progressed ? 0 : status === "interrupted" ? stalled : stalled + 1;
+  const without = progressed ? 0 : status === "interrupted" || status === "rate_limited" ? stalled : stalled + 1;
   const best = previous.bestMeanScore;
   const bestMeanScore = meanScore === null ? best : best === null ? meanScore : Math.max(best, meanScore);
   return { work, progressed, progress: { iterationsWithoutProgress: without, bestMeanScore, completedCount } };

@@ -5,9 +5,12 @@
  */
 import type { ClaimMismatch, Evidence, VerificationOutcome } from "./analyze";
 import type { Checkpoint } from "./checkpoint";
+import type { FailureKind, IterationDiagnostics } from "./failure-kind";
 import type { StepDecision } from "./decision";
 import type { EngineEvent } from "./events";
-import type { AgentClaim, AgentProgressReport, ControlAck, Reflection, TokenUsage, ValidationResult } from "./ports";
+import type { ControlAck } from "./control-commands";
+import type { Reflection } from "./agent-reports";
+import type { AgentClaim, AgentProgressReport, TestEvidence, TokenUsage, ValidationResult } from "./ports";
 import type { RetryFailure } from "./retry";
 import type { AbortCause } from "./run-phase";
 import type { LoopSnapshot } from "./snapshot";
@@ -28,6 +31,8 @@ export interface IterationRecord {
   claimMismatch: ClaimMismatch | null;
   scores: Record<string, number>;
   scoreReasons: Record<string, string>;
+  /** Test evidence by scorer name (command checks); absent when no scorer reported any. */
+  tests?: Record<string, TestEvidence>;
   meanScore: number | null;
   validation: { valid: boolean; results: ValidationResult[] } | null;
   verification: VerificationOutcome;
@@ -41,6 +46,12 @@ export interface IterationRecord {
   health: HealthState;
   handoffTrigger: HandoffTrigger | null;
   error: string | null;
+  /** Why the iteration did not move the loop forward; null when it did (or could not tell). */
+  failureKind: FailureKind | null;
+  /** The agent process's exit code, signal, stderr tail, parser warnings and cost source. */
+  diagnostics: IterationDiagnostics | null;
+  /** The question the agent ended its turn with (asked_question), or null. */
+  question: string | null;
   interruptedBy: AbortCause | null;
   attempts: number;
   retries: RetryFailure[];
@@ -48,6 +59,8 @@ export interface IterationRecord {
   madeProgress: boolean;
   checkpointId: string;
   meta: Record<string, unknown> | null;
+  /** Which agent ran it: the loop's own, or its fallback while the usage limit held. */
+  agent?: "primary" | "fallback";
 }
 
 export interface StepResult {
@@ -56,7 +69,7 @@ export interface StepResult {
   checkpoint: Checkpoint;
   /** Every non-ephemeral event of the step, in order (also streamed to the EventSink). */
   events: EngineEvent[];
-  /** Control requests applied or rejected during the step (already acked through the ControlSource). */
+  /** Control requests answered in the Halt phase; the driver stores them with the step. */
   acks: ControlAck[];
   decision: StepDecision;
 }

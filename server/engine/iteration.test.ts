@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { restoreFromCheckpoint } from "./checkpoint";
 import type { AgentRunResult, ReflectorPort, ScorerPort, VerifyRequest } from "./ports";
-import { beforeIteration } from "./preflight";
 import { AgentRunError } from "./run-phase";
-import { runLoop, step } from "./runner";
-import { createLoop } from "./snapshot";
-import { CollectingSink, FakeClock, hangingStep, result, ScriptedAgent, type AgentStep } from "./test-support";
+import { runLoop } from "./runner";
+import { CollectingSink, FakeClock, hangingStep, ScriptedAgent, type AgentStep } from "../../test/engine-fakes";
 import { schemaValidator, toolCallsValidator } from "./validators";
+import { COMPLETION_PROTOCOL } from "./next-input";
+
+const PROTOCOL = `\n\n[Completion protocol]\n${COMPLETION_PROTOCOL}`;
 
 const reflector = (calls: number[]): ReflectorPort => ({
   reflect: async (ctx) => {
@@ -45,16 +45,24 @@ describe("Run: retries on the fake clock", () => {
 
   it("an exhausted retry is an error iteration that feeds back the error", async () => {
     const { result, agent } = await once(
-      { stop: { maxIterations: 2 }, retry: { maxAttempts: 2, strategy: "fixed", fixedDelayMs: 10 }, reflection: { enabled: false } },
+      {
+        stop: { maxIterations: 2 },
+        retry: { maxAttempts: 2, strategy: "fixed", fixedDelayMs: 10 },
+        reflection: { enabled: false },
+      },
       [new Error("boom")],
     );
     expect(result.records.map((r) => r.status)).toEqual(["error", "error"]);
     expect(result.records[0]?.error).toBe("boom");
-    expect(agent.requests[2]?.input).toBe("g\n\n[Previous feedback]\n- The previous attempt failed: boom");
+    expect(agent.requests[2]?.input).toBe(`g${PROTOCOL}\n\n[Previous feedback]\n- The previous attempt failed: boom`);
   });
 
   it("non-retryable errors are not retried, and their spend still counts", async () => {
-    const err = new AgentRunError("auth failed", { retryable: false, usage: { input: 10, output: 0, cache: 0 }, costUsd: 0.2 });
+    const err = new AgentRunError("auth failed", {
+      retryable: false,
+      usage: { input: 10, output: 0, cache: 0 },
+      costUsd: 0.2,
+    });
     const { record, result } = await once({ stop: { maxIterations: 1 } }, [err]);
     expect(record.attempts).toBe(1);
     expect(record.costUsd).toBe(0.2);
@@ -62,7 +70,10 @@ describe("Run: retries on the fake clock", () => {
   });
 
   it("an attempt that outlives its timeout fails and is retried", async () => {
-    const { record } = await once({ stop: { maxIterations: 1 }, retry: { attemptTimeout: 5, maxAttempts: 2, strategy: "none" } }, [hangingStep(), {}]);
+    const { record } = await once(
+      { stop: { maxIterations: 1 }, retry: { attemptTimeout: 5, maxAttempts: 2, strategy: "none" } },
+      [hangingStep(), {}],
+    );
     expect(record.retries[0]?.message).toBe("Agent call timed out after 5s");
     expect(record.status).toBe("succeeded");
   });
@@ -89,7 +100,12 @@ describe("Analyze", () => {
       },
     });
     const clock = new FakeClock();
-    const scorers = [slowScorer("a", 100, clock), slowScorer("b", 100, clock), slowScorer("c", 100, clock), slowScorer("slow", 60_000, clock)];
+    const scorers = [
+      slowScorer("a", 100, clock),
+      slowScorer("b", 100, clock),
+      slowScorer("c", 100, clock),
+      slowScorer("slow", 60_000, clock),
+    ];
     const out = await runLoop({
       goal: "g",
       config: { stop: { maxIterations: 1 }, validation: { parallel: 2, timeout: 1 } },
@@ -103,17 +119,28 @@ describe("Analyze", () => {
   });
 
   it("clamps scores, zeroes broken scorers and honours scorerNames", async () => {
-    const broken: ScorerPort = { name: "broken", score: () => { throw new Error("nope"); } };
-    const { record } = await once({ stop: { maxIterations: 1 }, validation: { scorerNames: ["high", "broken", "nan"] } }, [{}], {
-      scorers: [fixed("high", 7), broken, fixed("nan", Number.NaN), fixed("ignored", 1)],
-    });
+    const broken: ScorerPort = {
+      name: "broken",
+      score: () => {
+        throw new Error("nope");
+      },
+    };
+    const { record } = await once(
+      { stop: { maxIterations: 1 }, validation: { scorerNames: ["high", "broken", "nan"] } },
+      [{}],
+      {
+        scorers: [fixed("high", 7), broken, fixed("nan", Number.NaN), fixed("ignored", 1)],
+      },
+    );
     expect(record.scores).toEqual({ high: 1, broken: 0, nan: 0 });
     expect(record.scoreReasons.broken).toBe("error: nope");
     expect(record.meanScore).toBeCloseTo(1 / 3);
   });
 
   it("scoring disabled records no scores", async () => {
-    const { record } = await once({ stop: { maxIterations: 1 }, validation: { enabled: false } }, [{}], { scorers: [fixed("a", 1)] });
+    const { record } = await once({ stop: { maxIterations: 1 }, validation: { enabled: false } }, [{}], {
+      scorers: [fixed("a", 1)],
+    });
     expect(record.scores).toEqual({});
     expect(record.meanScore).toBeNull();
   });
@@ -124,7 +151,7 @@ describe("Analyze", () => {
     const { result, agent } = await once({ reflection: { enabled: false } }, steps, { validators });
     expect(result.records[0]?.status).toBe("failed");
     expect(agent.requests[1]?.input).toBe(
-      'g\n\n[Validation]\n- missing required field "summary"\n- expected at least 1 tool call(s), got 0',
+      `g${PROTOCOL}\n\n[Validation]\n- missing required field "summary"\n- expected at least 1 tool call(s), got 0`,
     );
     expect(result.stopType).toBe("completion");
     expect(result.records[1]?.evidence.checks).toEqual([
@@ -133,28 +160,38 @@ describe("Analyze", () => {
   });
 
   it("validators see structured data from the adapter first", async () => {
-    const { result } = await once({}, [{ output: "prose", data: { summary: "x" } }], { validators: [schemaValidator({ required: ["summary"] })] });
+    const { result } = await once({}, [{ output: "prose", data: { summary: "x" } }], {
+      validators: [schemaValidator({ required: ["summary"] })],
+    });
     expect(result.stopType).toBe("completion");
   });
 });
 
 describe("Verify", () => {
-  it("is skipped on the last iteration and gets truncated answers plus previous results", async () => {
+  it("runs on every iteration, the last too, with truncated answers plus previous results", async () => {
     const requests: VerifyRequest[] = [];
-    const verifier = { verify: async (r: VerifyRequest) => (requests.push(r), { complete: false, reason: `no ${r.iteration}` }) };
+    const verifier = {
+      verify: async (r: VerifyRequest) => (requests.push(r), { complete: false, reason: `no ${r.iteration}` }),
+    };
     const { result } = await once(
       { verification: { enabled: true }, stop: { maxIterations: 3, noProgressIterations: 0 } },
       [{ output: "x".repeat(5000) }],
       { verifier },
     );
-    expect(requests.map((r) => r.iteration)).toEqual([1, 2]);
+    expect(requests.map((r) => r.iteration)).toEqual([1, 2, 3]);
     expect(requests[0]?.answer).toHaveLength(4000);
-    expect(requests[1]?.previousResults).toEqual([{ iteration: 1, answer: "x".repeat(4000), complete: false, reason: "no 1" }]);
-    expect(result.records[2]?.verification).toEqual({ status: "skipped", reason: "last iteration" });
+    expect(requests[1]?.previousResults).toEqual([
+      { iteration: 1, answer: "x".repeat(4000), complete: false, reason: "no 1" },
+    ]);
+    expect(result.records[2]?.verification).toEqual({ status: "incomplete", reason: "no 3" });
   });
 
   it("a throwing verifier is recorded, not fatal", async () => {
-    const verifier = { verify: async () => { throw new Error("llm down"); } };
+    const verifier = {
+      verify: async () => {
+        throw new Error("llm down");
+      },
+    };
     const { record } = await once({ verification: { enabled: true }, stop: { maxIterations: 2 } }, [{}], { verifier });
     expect(record.verification).toEqual({ status: "error", reason: "verifier error: llm down" });
     expect(record.evidence.complete).toBeNull();
@@ -170,17 +207,24 @@ describe("Learn: the reflection trigger rule", () => {
     ["reflection disabled", { reflection: { enabled: false } }, {}, [fixed("a", 0)], false],
   ])("%s", async (_name, config, stepDef, scorers, expected) => {
     const calls: number[] = [];
-    const { record } = await once({ ...config, stop: { maxIterations: 1 } }, [stepDef], { scorers, reflector: reflector(calls) });
+    const { record } = await once({ ...config, stop: { maxIterations: 1 } }, [stepDef], {
+      scorers,
+      reflector: reflector(calls),
+    });
     expect(calls.length > 0).toBe(expected);
     expect(record.reflection !== null).toBe(expected);
   });
 
   it("keeps the reflection history bounded by maxHistory", async () => {
     const calls: number[] = [];
-    const { result } = await once({ reflection: { maxHistory: 2 }, stop: { maxIterations: 4, noProgressIterations: 0 } }, [{}], {
-      scorers: [fixed("a", 0.1)],
-      reflector: reflector(calls),
-    });
+    const { result } = await once(
+      { reflection: { maxHistory: 2 }, stop: { maxIterations: 4, noProgressIterations: 0 } },
+      [{}],
+      {
+        scorers: [fixed("a", 0.1)],
+        reflector: reflector(calls),
+      },
+    );
     expect(calls).toEqual([1, 2, 3, 4]);
     expect(result.reflections.map((r) => r.iteration)).toEqual([3, 4]);
     expect(result.state.scoreHistory).toHaveLength(2);
@@ -189,7 +233,11 @@ describe("Learn: the reflection trigger rule", () => {
   it("a broken reflector leaves no reflection", async () => {
     const { record } = await once({ stop: { maxIterations: 1 } }, [{}], {
       scorers: [fixed("a", 0)],
-      reflector: { reflect: async () => { throw new Error("bad json"); } },
+      reflector: {
+        reflect: async () => {
+          throw new Error("bad json");
+        },
+      },
     });
     expect(record.reflection).toBeNull();
   });
@@ -199,7 +247,13 @@ describe("Plan: handoff", () => {
   it("hands off when the context is over 70% and carries the continuation", async () => {
     const big: Partial<AgentRunResult> = {
       usage: { input: 150_000, output: 5_000, cache: 0 },
-      progress: { completedItems: ["a"], pendingItems: ["b"], blockedItems: [{ item: "c", reason: "needs key" }], decisions: ["use zod"], nextSteps: ["do b"] },
+      progress: {
+        completedItems: ["a"],
+        pendingItems: ["b"],
+        blockedItems: [{ item: "c", reason: "needs key" }],
+        decisions: ["use zod"],
+        nextSteps: ["do b"],
+      },
     };
     const { result, agent } = await once({ stop: { maxIterations: 2 } }, [big, {}]);
     expect(result.records[0]?.handoffTrigger).toBe("context_threshold");
@@ -228,91 +282,5 @@ describe("Plan: handoff", () => {
       ].join("\n"),
     );
     expect(agent.requests[1]?.input.endsWith(`[Continuation]\n${prompt}`)).toBe(true);
-  });
-});
-
-describe("step-wise driving", () => {
-  const config = { stop: { maxIterations: 5, scoreThreshold: 0.95 } };
-  const scores = [0.2, 0.6, 1];
-  const scorer = (): ScorerPort => {
-    let n = 0;
-    return { name: "q", score: () => ({ score: scores[n++] ?? 1 }) };
-  };
-
-  it("one step at a time, through a checkpoint round trip, reaches the same end", async () => {
-    const clock = new FakeClock();
-    const ports = { agent: new ScriptedAgent([{}], clock), scorers: [scorer()] };
-    let snapshot = createLoop("g", config, clock);
-    const hashes: string[] = [];
-    for (let i = 0; i < 10 && snapshot.halt === null; i++) {
-      const outcome = await step(snapshot, ports, clock);
-      expect(outcome.iteration).not.toBeNull();
-      hashes.push(outcome.iteration!.checkpoint.hash);
-      // Persist and reload, as the database runtime does between steps.
-      const stored = JSON.parse(JSON.stringify(outcome.iteration!.checkpoint));
-      snapshot = restoreFromCheckpoint(stored, outcome.iteration!.checkpoint.hash);
-    }
-    expect(snapshot.halt?.stopType).toBe("score_threshold");
-    expect(snapshot.state.iteration).toBe(3);
-    expect(new Set(hashes).size).toBe(3);
-  });
-
-  it("is deterministic for the same ports and deps", async () => {
-    const runOnce = async () => {
-      const clock = new FakeClock();
-      const r = await runLoop({ goal: "g", config, ports: { agent: new ScriptedAgent([{}], clock), scorers: [scorer()] }, deps: clock });
-      return { records: r.records, hash: r.lastCheckpoint?.hash };
-    };
-    expect(await runOnce()).toEqual(await runOnce());
-  });
-
-  it("refuses to run an iteration the preflight would not allow", async () => {
-    const clock = new FakeClock();
-    const snapshot = createLoop("g", {}, clock);
-    const pre = beforeIteration(snapshot, [{ id: "r", requestedAt: 0, by: "a", command: { type: "terminate" } }], clock);
-    expect(pre.decision.kind).toBe("halt");
-    const { runIteration } = await import("./iteration");
-    await expect(runIteration(pre.snapshot, { agent: new ScriptedAgent([{}], clock) }, clock)).rejects.toThrow(/halted, gated or paused/);
-  });
-});
-
-describe("health interventions while the agent runs", () => {
-  it("nudges, escalates, then terminates on the configured timings", async () => {
-    const clock = new FakeClock();
-    const sink = new CollectingSink();
-    const start = clock.now();
-    const out = await runLoop({
-      goal: "g",
-      config: { health: { stuckAfter: 60, nudgeInterval: 10, nudgesBeforeEscalation: 3, escalationTimeout: 30, checkInterval: 5 } },
-      ports: { agent: new ScriptedAgent([hangingStep(1000)], clock), events: sink },
-      deps: clock,
-    });
-    const ladder = sink.events.flatMap((e) => (e.type === "intervention" ? [[e.level, (e.at - start) / 1000]] : []));
-    expect(ladder).toEqual([["nudge", 60], ["nudge", 70], ["nudge", 80], ["escalate", 90], ["terminate", 120]]);
-    expect(out.stopType).toBe("health_failure");
-    expect(out.records[0]?.status).toBe("interrupted");
-    expect(out.records[0]?.health).toBe("terminated");
-    // The nudges wait in the snapshot for the next input.
-    expect(out.snapshot.health.reminders).toHaveLength(3);
-  });
-
-  it("progress resets the ladder", async () => {
-    const clock = new FakeClock();
-    const sink = new CollectingSink();
-    const working: AgentStep = async (req, c) => {
-      for (let i = 0; i < 4; i++) {
-        await c.sleep(50_000);
-        req.onProgress({ kind: "tool_call", name: "edit" });
-      }
-      return result();
-    };
-    const out = await runLoop({
-      goal: "g",
-      config: { stop: { maxIterations: 1 }, health: { stuckAfter: 60, nudgeInterval: 10, checkInterval: 5 } },
-      ports: { agent: new ScriptedAgent([working], clock), events: sink },
-      deps: clock,
-    });
-    expect(out.records[0]?.status).toBe("succeeded");
-    expect(sink.events.some((e) => e.type === "intervention")).toBe(false);
   });
 });

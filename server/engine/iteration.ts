@@ -7,29 +7,50 @@ import { claimMismatch, computeEvidence } from "./analyze";
 import { buildCheckpoint, newCheckpointId } from "./checkpoint";
 import type { StopDetector } from "./detectors";
 import { EventLog, type EngineEvent } from "./events";
+import { iterationDiagnostics, iterationFailureKind } from "./failure-kind";
 import { haltPhase } from "./halt-phase";
 import { healthOnRunStart } from "./health";
 import { accountBreaker, accountHealth, accountProgress, accountSpend, accountSteps } from "./iteration-accounting";
+import type { ControlRequest } from "./control-commands";
 import type { StepResult } from "./iteration-record";
 import { planParts } from "./learn-plan";
 import * as ls from "./loop-state";
-import { composeInput } from "./next-input";
-import type { Deps, EnginePorts, Reflection } from "./ports";
+import { COMPLETION_PROTOCOL, composeInput } from "./next-input";
+import type { Reflection } from "./agent-reports";
+import type { Deps, EnginePorts } from "./ports";
 import { analyzePhase, handoffPhase, learnPhase, verifyPhase, type IterationContext } from "./phases";
 import { runAgentPhase } from "./run-phase";
 import { emptyPlan, type LoopSnapshot } from "./snapshot";
 import type { IterationStatus } from "./stop-types";
 import { ENGINE, setStatus } from "./transitions";
+import { afterWorkingIteration, agentFor, onUsageLimit } from "./usage-limit";
 
 export interface IterationOptions {
   /** Replaces the default detector chain (CD priority, then OB success). */
   detectors?: StopDetector;
+  /**
+   * The requests the Halt phase applies: read once, after the agent returned.
+   * A failing read leaves them stored for the next safe point.
+   */
+  controls?: () => Promise<readonly ControlRequest[]>;
+}
+
+async function readAtHalt(read: IterationOptions["controls"]): Promise<readonly ControlRequest[]> {
+  if (!read) return [];
+  try {
+    return await read();
+  } catch {
+    return [];
+  }
 }
 
 function begin(snapshot: LoopSnapshot, deps: Deps, log: EventLog) {
   const startedAt = deps.now();
   const input = composeInput(snapshot.goal, {
     plan: snapshot.plan,
+    sections: snapshot.config.input.sections,
+    protocol: snapshot.config.completion.announce ? COMPLETION_PROTOCOL : null,
+    questionPolicy: snapshot.config.question.policy,
     nudges: snapshot.inbox.nudges,
     approvalComments: snapshot.inbox.approvalComments,
     reminders: snapshot.health.reminders,
@@ -55,8 +76,10 @@ export async function runIteration(
   signal?: AbortSignal,
   options: IterationOptions = {},
 ): Promise<StepResult> {
-  if (snapshot.halt || snapshot.gate || snapshot.pause) {
-    throw new Error("runIteration: the loop is halted, gated or paused; ask beforeIteration first");
+  if (snapshot.halt || snapshot.gate || snapshot.pause || snapshot.attention) {
+    throw new Error(
+      "runIteration: the loop is halted, gated or paused (or awaits an answer); ask beforeIteration first",
+    );
   }
   const log = new EventLog({ loopId: snapshot.loopId, now: deps.now }, ports.events);
   const { next: started, input, startedAt } = begin(snapshot, deps, log);
@@ -67,9 +90,11 @@ export async function runIteration(
   const continuation = snapshot.plan.continuation;
   log.push(number, ENGINE, "iteration started", { type: "iteration_started", agentId, input });
 
+  // Under the fallback policy, the fallback agent runs while the agent's limit holds.
+  const ran = agentFor(snapshot, startedAt, ports.fallbackAgent !== undefined);
   const run = await runAgentPhase({
     snapshot: started,
-    ports,
+    ports: ran === "fallback" ? { ...ports, agent: ports.fallbackAgent! } : ports,
     deps,
     log,
     signal,
@@ -82,8 +107,14 @@ export async function runIteration(
   const result = run.result;
   const analysis = await analyzePhase(ctx, result);
   const status: IterationStatus = result
-    ? analysis.valid ? "succeeded" : "failed"
-    : run.kind === "interrupted" ? "interrupted" : "error";
+    ? analysis.valid
+      ? "succeeded"
+      : "failed"
+    : run.kind === "interrupted"
+      ? "interrupted"
+      : run.kind === "limited"
+        ? "rate_limited"
+        : "error";
   const { verification, verifications } = await verifyPhase(ctx, result);
   const evidence = computeEvidence({
     config: snapshot.config,
@@ -125,15 +156,27 @@ export async function runIteration(
     verifierReason: verification.status === "incomplete" ? verification.reason : null,
     continuation: handed.continuation,
     handoffTrigger: handed.trigger,
+    tests: analysis.scoring.tests,
+    scores: analysis.scoring.scores,
+    claim,
+    evidence,
+    output: result?.output ?? "",
+    asked: result?.question,
   });
   const last = {
-    number, status, output, agentId, checkpointId, finishedAt, claim,
+    number,
+    status,
+    output,
+    agentId,
+    checkpointId,
+    finishedAt,
+    claim,
     scores: analysis.scoring.scores,
     meanScore: analysis.meanScore,
     evidenceComplete: evidence.complete,
     contextUtilization: handed.utilization,
   };
-  const planned: LoopSnapshot = {
+  const accounted: LoopSnapshot = {
     ...started,
     state,
     ledger: spend.ledger,
@@ -146,17 +189,35 @@ export async function runIteration(
     last,
     updatedAt: finishedAt,
   };
+  const limitEvents: EngineEvent[] = [];
+  const planned =
+    run.kind === "limited" && run.limit
+      ? onUsageLimit(
+          accounted,
+          run.limit,
+          { now: finishedAt, ran, hasFallback: ports.fallbackAgent !== undefined },
+          limitEvents,
+        )
+      : status === "interrupted"
+        ? accounted
+        : afterWorkingIteration(accounted);
   log.push(number, agentId, `iteration ${status}`, {
-    type: "iteration_finished", agentId, status, meanScore: analysis.meanScore, claimMismatch: mismatch !== null,
-    costUsd: spend.costUsd, durationMs: finishedAt - startedAt,
+    type: "iteration_finished",
+    agentId,
+    status,
+    meanScore: analysis.meanScore,
+    claimMismatch: mismatch !== null,
+    costUsd: spend.costUsd,
+    durationMs: finishedAt - startedAt,
   });
+  log.append(limitEvents);
 
-  const halted = await haltPhase({
+  const halted = haltPhase({
     snapshot: planned,
-    ports,
     deps,
     log,
     cause: run.cause,
+    controls: await readAtHalt(options.controls),
     detectors: options.detectors,
   });
   const checkpoint = buildCheckpoint(halted.snapshot, deps, checkpointId);
@@ -167,24 +228,39 @@ export async function runIteration(
     snapshot: halted.snapshot,
     checkpoint,
     events: log.events,
-    acks: [...run.acks, ...halted.acks],
+    acks: halted.acks,
     decision: halted.decision,
     record: {
-      loopId: snapshot.loopId, number, agentId, status, input, continuation, output, outputTruncated, claim, evidence,
+      loopId: snapshot.loopId,
+      number,
+      agentId,
+      status,
+      input,
+      continuation,
+      output,
+      outputTruncated,
+      claim,
+      evidence,
       claimMismatch: mismatch,
       scores: analysis.scoring.scores,
       scoreReasons: analysis.scoring.reasons,
+      ...(analysis.scoring.tests ? { tests: analysis.scoring.tests } : {}),
       meanScore: analysis.meanScore,
       validation: analysis.validation ? { valid: analysis.valid, results: analysis.validation } : null,
-      verification, reflection,
+      verification,
+      reflection,
       toolCalls: result?.toolCalls ?? [],
       tokens: spend.tokens,
       costUsd: spend.costUsd,
-      startedAt, finishedAt,
+      startedAt,
+      finishedAt,
       durationMs: finishedAt - startedAt,
       health: health.state,
       handoffTrigger: handed.trigger,
       error: run.error,
+      failureKind: iterationFailureKind({ status, error: run.lastError, question: plan.question, evidence }),
+      diagnostics: iterationDiagnostics(result, run.lastError),
+      question: plan.question ?? null,
       interruptedBy: run.cause,
       attempts: run.attempts,
       retries: run.failures,
@@ -192,6 +268,7 @@ export async function runIteration(
       madeProgress: progressed,
       checkpointId,
       meta: result?.meta ?? null,
+      agent: ran,
     },
   };
 }

@@ -4,9 +4,12 @@
  * progress, and which parts the next input is composed from.
  */
 import type { LoopConfig } from "./config.schema";
-import type { AgentProgressReport, Reflection, ReflectorPort, ReflectionContext } from "./ports";
-import type { LoopSnapshot, PlanParts, WorkState } from "./snapshot";
+import type { Reflection } from "./agent-reports";
+import type { Evidence } from "./analyze";
+import type { AgentClaim, AgentProgressReport, ReflectorPort, ReflectionContext, TestEvidence } from "./ports";
+import type { CheckFeedback, LoopSnapshot, PlanParts, WorkState } from "./snapshot";
 import type { IterationStatus } from "./stop-types";
+import { detectQuestion } from "./question";
 import { errorMessage } from "./validators";
 
 /** OB: reflect when the run failed or the mean score is below minScoreThreshold. */
@@ -83,7 +86,20 @@ export function planParts(args: {
   verifierReason: string | null;
   continuation: PlanParts["continuation"];
   handoffTrigger: PlanParts["handoffTrigger"];
+  /** Test evidence by check name, and the checks' scores. */
+  tests?: Record<string, TestEvidence>;
+  scores?: Record<string, number>;
+  /** The agent's claim and the evidence it was checked against. */
+  claim?: AgentClaim;
+  evidence?: Evidence;
+  /** A question the agent asked through its CLI's ask tool; it wins over one read from the output. */
+  asked?: string;
+  /** The agent's final output, read for a question addressed to the operator. */
+  output?: string;
 }): PlanParts {
+  const question = args.asked?.trim() || (args.output ? detectQuestion(args.output) : null);
+  const tests = checkFeedback(args.tests, args.scores ?? {});
+  const rejectedClaim = args.claim && args.evidence ? rejectedClaimNotice(args.claim, args.evidence) : null;
   const feedback = args.reflection?.suggestions.length
     ? [...args.reflection.suggestions]
     : args.status === "error" && args.error
@@ -95,5 +111,30 @@ export function planParts(args: {
     verifier: args.verifierReason,
     continuation: args.continuation,
     handoffTrigger: args.handoffTrigger,
+    ...(tests.length > 0 ? { tests } : {}),
+    ...(rejectedClaim ? { rejectedClaim } : {}),
+    ...(question ? { question } : {}),
   };
+}
+
+/** A "done" claim the evidence did not confirm, said plainly so the next agent does not repeat it. */
+export function rejectedClaimNotice(claim: AgentClaim, evidence: Evidence): string | null {
+  if (!claim.done || evidence.complete === true) return null;
+  const said = claim.text ? ` ("${claim.text.slice(0, 200)}")` : "";
+  const refuted = evidence.checks.filter((c) => c.counted && !c.complete).map((c) => `- ${c.source}: ${c.detail}`);
+  const why =
+    refuted.length > 0
+      ? `The evidence does not confirm it:\n${refuted.join("\n")}`
+      : "No evidence source could confirm it.";
+  return `The previous iteration claimed the goal was complete${said}, and the claim was rejected. ${why}\nDo not claim completion again until the evidence passes.`;
+}
+
+/** The checks the next agent must hear about: anything short of a clean, counted pass. */
+export function checkFeedback(
+  tests: Record<string, TestEvidence> | undefined,
+  scores: Record<string, number>,
+): CheckFeedback[] {
+  return Object.entries(tests ?? {})
+    .map(([check, evidence]) => ({ check, score: scores[check] ?? 0, ...evidence }))
+    .filter((c) => c.score < 1 || c.failed > 0 || c.errored > 0 || c.error !== undefined);
 }

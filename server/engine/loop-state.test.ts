@@ -21,7 +21,14 @@ describe("LoopState (OB)", () => {
     s = ls.recordSuccess(s, { tokens: 100, cost: 1 });
     s = ls.recordSuccess(s);
     s = ls.recordSpend(s, { tokens: 5 });
-    expect(s).toMatchObject({ iteration: 1, consecutiveFailures: 0, successfulSteps: 2, failedSteps: 2, totalTokens: 115, cumulativeCost: 1.5 });
+    expect(s).toMatchObject({
+      iteration: 1,
+      consecutiveFailures: 0,
+      successfulSteps: 2,
+      failedSteps: 2,
+      totalTokens: 115,
+      cumulativeCost: 1.5,
+    });
     expect(ls.successRate(s)).toBe(0.5);
     s = ls.recordScore(s, { a: 0.9, b: 0.1 });
     s = ls.recordScore(s, { a: 0.2, b: 0.5 });
@@ -31,7 +38,10 @@ describe("LoopState (OB)", () => {
     expect(ls.bestScore(s, "b")).toBe(0.5);
     expect(ls.latestScore(s)).toEqual({ a: 0.3 });
     const r = { summary: "x", keyFindings: [], rootCauses: [], insights: [], suggestions: [] };
-    s = ls.recordReflection(ls.recordReflection(ls.recordReflection(s, { ...r, iteration: 1 }), { ...r, iteration: 2 }), { ...r, iteration: 3 });
+    s = ls.recordReflection(
+      ls.recordReflection(ls.recordReflection(s, { ...r, iteration: 1 }), { ...r, iteration: 2 }),
+      { ...r, iteration: 3 },
+    );
     expect(s.reflectionHistory.map((x) => x.iteration)).toEqual([2, 3]);
     expect(s0.iteration).toBe(0);
   });
@@ -44,7 +54,11 @@ describe("LoopState (OB)", () => {
   });
 
   it("has OB's repr", () => {
-    const s = ls.recordSuccess(ls.recordSuccess(ls.recordSuccess(ls.recordSuccess(ls.recordFailure({ ...ls.createLoopState(0), iteration: 5 })))));
+    const s = ls.recordSuccess(
+      ls.recordSuccess(
+        ls.recordSuccess(ls.recordSuccess(ls.recordFailure({ ...ls.createLoopState(0), iteration: 5 }))),
+      ),
+    );
     expect(ls.describeLoopState(s, 12_300)).toBe("LoopState(iteration=5, success_rate=80.0%, elapsed=12.3s)");
   });
 });

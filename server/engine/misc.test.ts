@@ -5,15 +5,36 @@ import { beforeIteration } from "./preflight";
 import { killReason } from "./run-phase";
 import { cancelLoop, runLoop } from "./runner";
 import { createLoop } from "./snapshot";
-import { FakeClock, FakeControls, hangingStep, result, ScriptedAgent } from "./test-support";
+import { FakeClock, FakeControls, hangingStep, result, ScriptedAgent } from "../../test/engine-fakes";
 
 describe("public surface", () => {
   it("exports the drivers, ports helpers and pure functions from index", () => {
     for (const name of [
-      "createLoop", "beforeIteration", "runIteration", "step", "runLoop", "buildCheckpoint", "restoreFromCheckpoint",
-      "canonicalJson", "sha256", "uuidv7", "parseLoopConfig", "isSuccess", "isFailure",
-      "shouldHandoff", "continuationPrompt", "checkBudget", "forecastBudget", "evaluateHealth", "ralph",
-      "exponentialBackoff", "fixedDelay", "noDelay", "compose", "createDefaultDetectors", "killReason",
+      "createLoop",
+      "beforeIteration",
+      "runIteration",
+      "step",
+      "runLoop",
+      "buildCheckpoint",
+      "restoreFromCheckpoint",
+      "canonicalJson",
+      "upgradeSnapshot",
+      "uuidv7",
+      "parseLoopConfig",
+      "isSuccess",
+      "isFailure",
+      "shouldHandoff",
+      "continuationPrompt",
+      "checkBudget",
+      "forecastBudget",
+      "evaluateHealth",
+      "ralph",
+      "exponentialBackoff",
+      "fixedDelay",
+      "noDelay",
+      "compose",
+      "createDefaultDetectors",
+      "killReason",
     ]) {
       expect(typeof (engine as Record<string, unknown>)[name]).toBe("function");
     }
@@ -36,8 +57,20 @@ describe("odds and ends", () => {
 
   it("a throwing or rejecting event sink never breaks the loop", async () => {
     const clock = new FakeClock();
-    for (const sink of [{ emit: () => { throw new Error("sink down"); } }, { emit: () => Promise.reject(new Error("async down")) }]) {
-      const out = await runLoop({ goal: "g", config: { stop: { maxIterations: 1 } }, ports: { agent: new ScriptedAgent([{}], clock), events: sink }, deps: clock });
+    for (const sink of [
+      {
+        emit: () => {
+          throw new Error("sink down");
+        },
+      },
+      { emit: () => Promise.reject(new Error("async down")) },
+    ]) {
+      const out = await runLoop({
+        goal: "g",
+        config: { stop: { maxIterations: 1 } },
+        ports: { agent: new ScriptedAgent([{}], clock), events: sink },
+        deps: clock,
+      });
       expect(out.stopType).toBe("max_iterations");
     }
     const log = new EventLog({ loopId: "l", now: () => 1 });
@@ -48,18 +81,29 @@ describe("odds and ends", () => {
   it("a kill while paused between iterations halts as user_interrupted", () => {
     const clock = new FakeClock();
     const snapshot = createLoop("g", {}, clock);
-    expect(cancelLoop(snapshot, 5, killReason("ops")).snapshot.halt).toMatchObject({ stopType: "user_interrupted", actor: "ops" });
-    expect(cancelLoop(snapshot, 5, new Error("shutdown")).snapshot.halt).toMatchObject({ stopType: "cancelled", reason: "shutdown" });
+    expect(cancelLoop(snapshot, 5, killReason("ops")).snapshot.halt).toMatchObject({
+      stopType: "user_interrupted",
+      actor: "ops",
+    });
+    expect(cancelLoop(snapshot, 5, new Error("shutdown")).snapshot.halt).toMatchObject({
+      stopType: "cancelled",
+      reason: "shutdown",
+    });
   });
 
   it("kill is ignored mid-run when user interrupts are disabled", async () => {
     const clock = new FakeClock();
     const controls = new FakeControls();
-    controls.add({ type: "kill" });
+    controls.add({ kind: "kill" });
     const out = await runLoop({
       goal: "g",
-      config: { stop: { enableUserInterrupt: false, maxIterations: 1 }, retry: { attemptTimeout: 60, maxAttempts: 1 }, health: { checkInterval: 10 } },
-      ports: { agent: new ScriptedAgent([hangingStep()], clock), controls },
+      config: {
+        stop: { enableUserInterrupt: false, maxIterations: 1 },
+        retry: { attemptTimeout: 60, maxAttempts: 1 },
+        health: { checkInterval: 10 },
+      },
+      ports: { agent: new ScriptedAgent([hangingStep()], clock) },
+      controls,
       deps: clock,
     });
     expect(out.records[0]?.error).toBe("Agent call timed out after 60s");
@@ -68,8 +112,21 @@ describe("odds and ends", () => {
 
   it("a control source outage is survived", async () => {
     const clock = new FakeClock();
-    const broken = { poll: async () => { throw new Error("db down"); }, ack: async () => { throw new Error("db down"); } };
-    const out = await runLoop({ goal: "g", config: { stop: { maxIterations: 2 }, health: { checkInterval: 1 } }, ports: { agent: new ScriptedAgent([async (_r, c) => (await c.sleep(5000), result())], clock), controls: broken }, deps: clock });
+    const broken = {
+      read: async () => {
+        throw new Error("db down");
+      },
+      settle: async () => {
+        throw new Error("db down");
+      },
+    };
+    const out = await runLoop({
+      goal: "g",
+      config: { stop: { maxIterations: 2 }, health: { checkInterval: 1 } },
+      ports: { agent: new ScriptedAgent([async (_r, c) => (await c.sleep(5000), result())], clock) },
+      controls: broken,
+      deps: clock,
+    });
     expect(out.stopType).toBe("max_iterations");
   });
 
@@ -78,11 +135,21 @@ describe("odds and ends", () => {
     const out = await runLoop({
       goal: "g",
       config: { stop: { maxIterations: 2 }, budget: { maxCostUsd: 10 } },
-      ports: { agent: new ScriptedAgent([{ costUsd: 1, usage: { input: 600, output: 100, cache: 400 }, toolCalls: ["a", "b"] }], clock) },
+      ports: {
+        agent: new ScriptedAgent(
+          [{ costUsd: 1, usage: { input: 600, output: 100, cache: 400 }, toolCalls: ["a", "b"] }],
+          clock,
+        ),
+      },
       deps: clock,
     });
     expect(out.report).toMatchObject({
-      iterations: 2, costUsd: 2, tokens: 2200, success: false, failure: false, status: "stopped",
+      iterations: 2,
+      costUsd: 2,
+      tokens: 2200,
+      success: false,
+      failure: false,
+      status: "stopped",
       efficiency: { tokensPerToolCall: 550, cacheHitRate: 0.4, costPerCall: 1 },
       forecast: { costPerIteration: 1, remainingIterations: 0, iterationsUntilExhausted: 8 },
     });

@@ -50,6 +50,7 @@ export async function analyzePhase(ctx: IterationContext, result: AgentRunResult
       toolCalls: result.toolCalls,
       signal: ctx.signal,
     };
+    ctx.log.push(ctx.number, ENGINE, "scoring", { type: "phase_started", phase: "scorers" });
     scoring = await runScorers(ports.scorers, scoreCtx, snapshot.config.validation, deps);
   }
   if (result && ports.validators?.length) {
@@ -74,6 +75,7 @@ export async function verifyPhase(ctx: IterationContext, result: AgentRunResult 
     const verification = { status: "skipped" as const, reason: "no answer to verify" };
     return { verification, verifications: snapshot.verifications };
   }
+  if (ctx.ports.verifier) ctx.log.push(ctx.number, ENGINE, "verifying", { type: "phase_started", phase: "verifier" });
   const verification = await runVerification({
     verifier: ctx.ports.verifier,
     config,
@@ -108,6 +110,8 @@ export async function learnPhase(
   const { snapshot } = ctx;
   const meanScore = ls.meanOf(scoring.scores);
   if (!shouldReflect(snapshot.config, status, meanScore)) return null;
+  if (ctx.ports.reflector)
+    ctx.log.push(ctx.number, ENGINE, "reflecting", { type: "phase_started", phase: "reflector" });
   const { reflection } = await runReflection(ctx.ports.reflector, {
     loopId: snapshot.loopId,
     iteration: ctx.number,
@@ -140,7 +144,9 @@ export function handoffPhase(
   const utilization = result
     ? contextUtilization(result.usage, snapshot.config.handoff, result.progress?.contextUtilization)
     : 0;
-  if (args.status === "interrupted") return { trigger: null, continuation: null, utilization };
+  if (args.status === "interrupted" || args.status === "rate_limited") {
+    return { trigger: null, continuation: null, utilization };
+  }
   const signals = {
     contextUtilization: utilization,
     tokenBudgetUsed: budgetUsed(snapshot.ledger.totals, snapshot.config.budget),
@@ -165,4 +171,3 @@ export function handoffPhase(
   ctx.log.push(ctx.number, ENGINE, trigger, { type: "handoff", trigger, continuation });
   return { trigger, continuation, utilization };
 }
-

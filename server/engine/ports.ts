@@ -3,6 +3,7 @@
  * server/agents and the runtime in server/loops implement these; tests use
  * fakes. Everything crossing a port is plain data, so it can be stored.
  */
+import type { AgentProgressEvent, Reflection } from "./agent-reports";
 import type { EngineEvent } from "./events";
 import type { ExecutionPhase } from "./vocabulary";
 
@@ -19,10 +20,10 @@ export interface Deps {
   /** Resolves after `ms`, or early (never rejects) when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
-   * SHA-256 hex of a UTF-8 string. Optional: the engine has its own pure
-   * implementation; a runtime may pass a native one (same digests, faster).
+   * SHA-256 hex of a UTF-8 string, sealing checkpoints. The runtime injects
+   * the native one (node:crypto); the engine carries no hash of its own.
    */
-  sha256?(text: string): string;
+  sha256(text: string): string;
 }
 /** Alias used by the brief. */
 export type Clock = Deps;
@@ -71,13 +72,6 @@ export interface AgentProgressReport {
   testResults?: TestResults;
 }
 
-/** Streamed while the agent runs; any event counts as a heartbeat. */
-export type AgentProgressEvent =
-  | { kind: "heartbeat" }
-  | { kind: "progress"; message?: string }
-  | { kind: "tool_call"; name: string }
-  | { kind: "log"; message: string };
-
 export interface AgentRunRequest {
   loopId: string;
   iteration: number;
@@ -105,6 +99,8 @@ export interface AgentRunResult {
   /** Structured output for schema validators; defaults to JSON-parsing `output`. */
   data?: unknown;
   progress?: AgentProgressReport;
+  /** A question the agent put to the operator through its CLI's own ask tool (e.g. AskUserQuestion). */
+  question?: string;
   meta?: Record<string, unknown>;
 }
 
@@ -125,10 +121,45 @@ export interface ScoreContext {
   signal: AbortSignal;
 }
 
+/** One failing test as its runner named it; the message is the first lines, capped. */
+export interface FailingTest {
+  name: string;
+  file?: string;
+  message?: string;
+}
+
+/**
+ * What a test command's report said, kept with the iteration and handed to the
+ * next input: counts, the failing tests (capped) and why the score is what it is.
+ */
+export interface TestEvidence {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Failures outside any test: a file that did not load, a hook, a crashed or cut-off run. */
+  errored: number;
+  failures: FailingTest[];
+  /** Failing tests left out of `failures` by the caps. */
+  moreFailures: number;
+  /** What was parsed: "tap", "junit", "json", "go-json", "summary", or "exit-code" when nothing was. */
+  format: string;
+  /** The runner detected or configured (vitest, jest, pytest, ...), if any. */
+  runner: string | null;
+  /** True when a complete report backs the counts; false when the score rests on the exit code or is withheld. */
+  counted: boolean;
+  exitCode: number | null;
+  /** Report not understood, output truncated, exit code disagreeing with the counts, ... */
+  warnings: string[];
+  /** The runner's own error output when it failed without a usable report (a crash, a syntax error). */
+  error?: string;
+}
+
 export interface ScoreResult {
   /** 0..1; values outside are clamped, NaN counts as 0. */
   score: number;
   reason?: string;
+  /** Test evidence from a command check; stored on the iteration and fed to the next input. */
+  tests?: TestEvidence;
 }
 
 export interface ScorerPort {
@@ -180,14 +211,6 @@ export interface VerifierPort {
   verify(request: VerifyRequest): Promise<VerificationVerdict>;
 }
 
-export interface Reflection {
-  summary: string;
-  keyFindings: string[];
-  rootCauses: string[];
-  insights: string[];
-  suggestions: string[];
-}
-
 export interface ReflectionContext {
   loopId: string;
   iteration: number;
@@ -206,58 +229,21 @@ export interface ReflectorPort {
   reflect(ctx: ReflectionContext): Promise<Reflection>;
 }
 
-// ---------------------------------------------------------------- events & control
+// ---------------------------------------------------------------- events
 
 export interface EventSink {
   emit(event: EngineEvent): void | Promise<void>;
-}
-
-export type ControlCommand =
-  | { type: "interrupt" }
-  | { type: "kill" }
-  | { type: "resume" }
-  | { type: "force_handoff" }
-  | { type: "nudge"; message: string }
-  | { type: "approve"; comment?: string; gateId?: string }
-  | { type: "reject"; comment?: string; gateId?: string }
-  | { type: "request_changes"; comment: string; gateId?: string }
-  | { type: "terminate" }
-  /** A partial LoopConfig; re-validated as a whole before it applies. */
-  | { type: "update_limits"; patch: unknown };
-
-export type ControlType = ControlCommand["type"];
-
-/** A stored operator request; the engine applies it at the next safe point. */
-export interface ControlRequest {
-  id: string;
-  requestedAt: number;
-  /** Who asked (user id, "system", ...), kept for the audit trail. */
-  by: string;
-  reason?: string;
-  command: ControlCommand;
-}
-
-export interface ControlAck {
-  requestId: string;
-  outcome: "applied" | "rejected";
-  note: string;
-  at: number;
-}
-
-export interface ControlSource {
-  /** Pending, not yet acknowledged requests for the loop, oldest first. */
-  poll(loopId: string): Promise<ControlRequest[]>;
-  ack(loopId: string, ack: ControlAck): Promise<void>;
 }
 
 // ---------------------------------------------------------------- bundle
 
 export interface EnginePorts {
   agent: AgentPort;
+  /** Runs the iterations while the agent's usage limit holds, under `limits.onUsageLimit: fallback`. */
+  fallbackAgent?: AgentPort;
   scorers?: ScorerPort[];
   validators?: ValidatorFn[];
   verifier?: VerifierPort;
   reflector?: ReflectorPort;
   events?: EventSink;
-  controls?: ControlSource;
 }

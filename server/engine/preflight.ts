@@ -6,7 +6,8 @@
  */
 import { checkBudget } from "./budget";
 import { breakerTick } from "./circuit-breaker";
-import { applyControls } from "./controls";
+import type { ControlAck, ControlRequest } from "./control-commands";
+import { applyControls, type ControlApplication } from "./controls";
 import { standingDecision, pacingWait, type PreflightDecision } from "./decision";
 import {
   circuitBreakerDetector,
@@ -21,9 +22,10 @@ import {
 } from "./detectors";
 import type { EngineEvent } from "./events";
 import { expireGate } from "./gates";
-import type { ControlAck, ControlRequest, Deps } from "./ports";
+import type { Deps } from "./ports";
 import type { LoopSnapshot } from "./snapshot";
 import { ENGINE, haltLoop, setStatus, stamp } from "./transitions";
+import { usageLimitPreflight } from "./usage-limit";
 
 export interface Preflight {
   snapshot: LoopSnapshot;
@@ -43,22 +45,52 @@ export const preflightDetectors = new CompositeDetector([
   noProgressDetector,
 ]);
 
+/**
+ * The control half of a safe point: apply the requests, then settle an
+ * approval deadline (a paused loop's deadline waits until it is resumed).
+ * A service may call this on an idle loop to apply controls at once.
+ */
+export function applySafePointControls(
+  snapshot: LoopSnapshot,
+  controls: readonly ControlRequest[],
+  now: number,
+): ControlApplication {
+  const applied = applyControls(snapshot, controls, now);
+  const next = applied.snapshot.pause === null ? expireGate(applied.snapshot, now, applied.events) : applied.snapshot;
+  return { ...applied, snapshot: next };
+}
+
 export function beforeIteration(
   snapshot: LoopSnapshot,
   controls: readonly ControlRequest[],
   deps: Pick<Deps, "now">,
 ): Preflight {
   const now = deps.now();
-  const applied = applyControls(snapshot, controls, now);
-  const events = applied.events;
-  let next = expireGate(applied.snapshot, now, events);
-  const done = (decision: PreflightDecision): Preflight => ({ snapshot: next, decision, acks: applied.acks, events });
+  const applied = applySafePointControls(snapshot, controls, now);
+  const checked = preflight(applied.snapshot, now);
+  return { ...checked, acks: applied.acks, events: [...applied.events, ...checked.events] };
+}
+
+/** The rest of the safe point: standing decisions, limits, breaker, budget, pacing. */
+export function preflight(
+  snapshot: LoopSnapshot,
+  now: number,
+): { snapshot: LoopSnapshot; decision: PreflightDecision; events: EngineEvent[] } {
+  const events: EngineEvent[] = [];
+  let next = snapshot;
+  const done = (decision: PreflightDecision) => ({ snapshot: next, decision, events });
 
   // The wall clock (stop.timeout) starts when the loop first runs, not when it was queued.
   if (next.state.iteration === 0 && next.halt === null) next = { ...next, state: { ...next.state, startTime: now } };
   const standing = standingDecision(next);
-  if (standing?.kind === "pause" && next.status !== "paused") {
+  if (standing?.kind === "pause" && next.status !== "paused" && next.status !== "needs_attention") {
     next = setStatus(next, "paused", now, next.pause!.by, standing.reason, events);
+  }
+  if (standing?.kind === "await_answer" && next.status !== "needs_attention") {
+    next = setStatus(next, "needs_attention", now, ENGINE, `the agent asked: ${standing.question}`, events);
+  }
+  if (standing?.kind === "await_approval" && next.status !== "awaiting_approval") {
+    next = setStatus(next, "awaiting_approval", now, ENGINE, next.gate!.reason, events);
   }
   if (standing) return done(standing);
 
@@ -67,6 +99,10 @@ export function beforeIteration(
     next = haltLoop(next, limit.stopType, limit.reason, ENGINE, now, events);
     return done({ kind: "halt", stopType: limit.stopType, reason: limit.reason });
   }
+
+  const limited = usageLimitPreflight(next, now, events);
+  next = limited.snapshot;
+  if (limited.decision) return done(limited.decision);
 
   const breaker = breakerTick(next.breaker, next.config.health.breaker, now);
   if (breaker.status !== next.breaker.status) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseLoopConfig } from "./config.schema";
 import { exponentialBackoff, fixedDelay, noDelay, ralph, retryStrategyFromConfig, type RetryEvent } from "./retry";
-import { FakeClock } from "./test-support";
+import { FakeClock } from "../../test/engine-fakes";
 import { validateToolCalls } from "./validators";
 
 describe("retry strategies", () => {
@@ -42,7 +42,10 @@ describe("ralph (SF): execute -> validate -> retry", () => {
     });
     expect(result).toMatchObject({ status: "success", result: 3, attempts: 3 });
     expect(seen).toEqual([0, 1, 2]);
-    expect(events.map((e) => [e.attempt, e.nextAttempt, e.delayMs])).toEqual([[1, 2, 100], [2, 3, 200]]);
+    expect(events.map((e) => [e.attempt, e.nextAttempt, e.delayMs])).toEqual([
+      [1, 2, 100],
+      [2, 3, 200],
+    ]);
     expect(clock.now()).toBe(300);
   });
 
@@ -72,7 +75,9 @@ describe("ralph (SF): execute -> validate -> retry", () => {
   it("stops retrying errors marked as not retryable", async () => {
     const clock = new FakeClock(0);
     const result = await ralph({
-      executor: async () => { throw new Error("fatal"); },
+      executor: async () => {
+        throw new Error("fatal");
+      },
       maxAttempts: 5,
       shouldRetry: () => false,
       sleep: clock.sleep,
@@ -85,7 +90,13 @@ describe("ralph (SF): execute -> validate -> retry", () => {
     const clock = new FakeClock(0);
     const pre = new AbortController();
     pre.abort();
-    const before = await ralph({ executor: async () => 1, maxAttempts: 3, signal: pre.signal, sleep: clock.sleep, random: clock.random });
+    const before = await ralph({
+      executor: async () => 1,
+      maxAttempts: 3,
+      signal: pre.signal,
+      sleep: clock.sleep,
+      random: clock.random,
+    });
     expect(before).toMatchObject({ status: "cancelled", attempts: 0 });
 
     const during = new AbortController();
@@ -104,7 +115,9 @@ describe("ralph (SF): execute -> validate -> retry", () => {
 
     const waiting = new AbortController();
     const pending = ralph({
-      executor: async () => { throw new Error("x"); },
+      executor: async () => {
+        throw new Error("x");
+      },
       maxAttempts: 2,
       retryStrategy: fixedDelay(60_000),
       onRetry: () => {

@@ -1,34 +1,46 @@
 /**
  * Phase 1, Run: one fresh agent call with retries (SF), a per-attempt
- * timeout, and a watchdog that applies health interventions and honours an
- * operator kill while the agent is still working.
+ * timeout, and a watchdog that applies health interventions. An operator
+ * kill arrives as an abort of the signal the driver passes in (see step).
  */
 import type { ConsumptionRecord } from "./budget";
 import type { EventLog } from "./events";
 import { evaluateHealth, healthOnProgress, type HealthSnapshot } from "./health";
 import { retryInput } from "./next-input";
-import type { AgentRunResult, ControlAck, Deps, EnginePorts, TokenUsage } from "./ports";
+import type { AgentRunResult, Deps, EnginePorts, TokenUsage } from "./ports";
 import { ralph, retryStrategyFromConfig, type RetryFailure } from "./retry";
 import type { LoopSnapshot } from "./snapshot";
+import { IterationTimeoutError } from "./failure-kind";
 import { ENGINE, SYSTEM } from "./transitions";
+import type { UsageLimitSignal } from "./usage-limit-time";
 import { errorMessage } from "./validators";
+
+/** The usage-limit signal an adapter attached to its error, if any. */
+export function usageLimitSignalOf(error: unknown): UsageLimitSignal | null {
+  if (!(error instanceof AgentRunError)) return null;
+  const signal = error.details.usageLimit;
+  return signal && typeof signal.message === "string" ? signal : null;
+}
 
 /** Why an in-flight iteration was aborted. Pass `killReason(...)` to AbortController.abort for a kill. */
 export interface AbortCause {
   kind: "kill" | "cancel" | "health";
   by: string;
   reason: string;
+  /** The stored kill request behind a kill, answered in the Halt phase. */
+  requestId?: string;
 }
 
-export function killReason(by: string, reason = "operator kill"): AbortCause {
-  return { kind: "kill", by, reason };
+export function killReason(by: string, reason = "operator kill", requestId?: string): AbortCause {
+  return { kind: "kill", by, reason, ...(requestId !== undefined ? { requestId } : {}) };
 }
 
 export function abortCauseOf(reason: unknown): AbortCause {
   if (typeof reason === "object" && reason !== null && "kind" in reason) {
     const r = reason as Partial<AbortCause>;
     if (r.kind === "kill" || r.kind === "cancel" || r.kind === "health") {
-      return { kind: r.kind, by: r.by ?? SYSTEM, reason: r.reason ?? r.kind };
+      const requestId = typeof r.requestId === "string" ? { requestId: r.requestId } : {};
+      return { kind: r.kind, by: r.by ?? SYSTEM, reason: r.reason ?? r.kind, ...requestId };
     }
   }
   return { kind: "cancel", by: SYSTEM, reason: reason instanceof Error ? reason.message : "cancelled" };
@@ -38,7 +50,13 @@ export function abortCauseOf(reason: unknown): AbortCause {
 export class AgentRunError extends Error {
   constructor(
     message: string,
-    readonly details: { usage?: TokenUsage; costUsd?: number; retryable?: boolean } = {},
+    readonly details: {
+      usage?: TokenUsage;
+      costUsd?: number;
+      retryable?: boolean;
+      /** The agent's own result says the provider's usage limit was hit: no retry, the loop waits. */
+      usageLimit?: UsageLimitSignal;
+    } = {},
   ) {
     super(message);
     this.name = "AgentRunError";
@@ -53,15 +71,18 @@ export class AgentTimeoutError extends Error {
 }
 
 export interface RunPhaseOutcome {
-  kind: "ok" | "error" | "interrupted";
+  kind: "ok" | "error" | "interrupted" | "limited";
   result: AgentRunResult | null;
+  /** Present when kind is "limited". */
+  limit?: UsageLimitSignal;
   error: string | null;
+  /** The last attempt's error as thrown (for its failure kind and diagnostics); null on success. */
+  lastError: unknown;
   cause: AbortCause | null;
   attempts: number;
   failures: RetryFailure[];
   consumption: ConsumptionRecord[];
   health: HealthSnapshot;
-  acks: ControlAck[];
 }
 
 export interface RunPhaseContext {
@@ -111,13 +132,19 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
   if (ctx.signal?.aborted) relayExternal();
   else ctx.signal?.addEventListener("abort", relayExternal, { once: true });
 
-  const state = { health: ctx.health, acks: [] as ControlAck[], consumption: [] as ConsumptionRecord[] };
+  const state = { health: ctx.health, consumption: [] as ConsumptionRecord[] };
   const spend = (attempt: number, usage: TokenUsage | undefined, costUsd: number | undefined, toolCalls: number) => {
     if (!usage && !costUsd) return;
     state.consumption.push({
-      iteration, agentId, attempt, at: deps.now(),
-      input: count(usage?.input), output: count(usage?.output), cache: count(usage?.cache),
-      costUsd: count(costUsd), toolCalls,
+      iteration,
+      agentId,
+      attempt,
+      at: deps.now(),
+      input: count(usage?.input),
+      output: count(usage?.output),
+      cache: count(usage?.cache),
+      costUsd: count(costUsd),
+      toolCalls,
     });
   };
 
@@ -138,7 +165,14 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
         agentId,
         attempt,
         goal: snapshot.goal,
-        input: attempt === 1 ? ctx.input : retryInput(ctx.input, attempt, failures.map((f) => f.message)),
+        input:
+          attempt === 1
+            ? ctx.input
+            : retryInput(
+                ctx.input,
+                attempt,
+                failures.map((f) => f.message),
+              ),
         ...(ctx.continuation !== null ? { continuation: ctx.continuation } : {}),
         signal: attemptCtl.signal,
         onProgress: (event) => {
@@ -161,11 +195,20 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
 
   const watchdogStop = new AbortController();
   const watchdog = runWatchdog(ctx, state, run, watchdogStop.signal);
+  // stop.iterationTimeout bounds the whole iteration, retries and backoff included.
+  const iterationTimeout = config.stop.iterationTimeout;
+  if (iterationTimeout > 0) {
+    void deps.sleep(iterationTimeout * 1000, watchdogStop.signal).then(() => {
+      if (!watchdogStop.signal.aborted && !run.signal.aborted) run.abort(new IterationTimeoutError(iterationTimeout));
+    });
+  }
   const outcome = await ralph({
     executor: ({ attempt, failures, signal }) => callOnce(attempt, failures, signal),
     maxAttempts: config.retry.maxAttempts,
     retryStrategy: retryStrategyFromConfig(config.retry),
-    shouldRetry: (error) => !(error instanceof AgentRunError && error.details.retryable === false),
+    // A usage limit is not retried here: the loop waits for its reset instead of burning attempts.
+    shouldRetry: (error) =>
+      !(error instanceof AgentRunError && (error.details.retryable === false || usageLimitSignalOf(error) !== null)),
     onRetry: (event) => {
       log.push(iteration, ENGINE, event.failure.message, {
         type: "agent_retry",
@@ -187,24 +230,34 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
     failures: outcome.failures,
     consumption: state.consumption,
     health: state.health,
-    acks: state.acks,
   };
-  if (outcome.status === "success") return { kind: "ok", result: outcome.result, error: null, cause: null, ...common };
+  if (outcome.status === "success") {
+    return { kind: "ok", result: outcome.result, error: null, lastError: null, cause: null, ...common };
+  }
+  if (run.signal.reason instanceof IterationTimeoutError) {
+    // Not an interruption: the iteration failed, and the loop goes on (or stops on its failure limits).
+    const error = run.signal.reason;
+    return { kind: "error", result: null, error: error.message, lastError: error, cause: null, ...common };
+  }
   if (outcome.status === "cancelled") {
     const cause = abortCauseOf(run.signal.reason);
-    return { kind: "interrupted", result: null, error: cause.reason, cause, ...common };
+    return { kind: "interrupted", result: null, error: cause.reason, lastError: null, cause, ...common };
   }
-  return { kind: "error", result: null, error: errorMessage(outcome.lastError), cause: null, ...common };
+  const lastError = outcome.lastError;
+  const limit = usageLimitSignalOf(lastError);
+  if (limit)
+    return { kind: "limited", result: null, error: errorMessage(lastError), lastError, cause: null, limit, ...common };
+  return { kind: "error", result: null, error: errorMessage(lastError), lastError, cause: null, ...common };
 }
 
 /** Ticks on the injected clock while the agent runs; stops when the call settles. */
 async function runWatchdog(
   ctx: RunPhaseContext,
-  state: { health: HealthSnapshot; acks: ControlAck[] },
+  state: { health: HealthSnapshot },
   run: AbortController,
   stop: AbortSignal,
 ): Promise<void> {
-  const { snapshot, deps, log, iteration, ports } = ctx;
+  const { snapshot, deps, log, iteration } = ctx;
   const interval = snapshot.config.health.checkInterval * 1000;
   if (interval <= 0) return;
   while (!stop.aborted && !run.signal.aborted) {
@@ -223,28 +276,5 @@ async function runWatchdog(
         run.abort({ kind: "health", by: ENGINE, reason: intervention.message } satisfies AbortCause);
       }
     }
-    const killable = ports.controls !== undefined && snapshot.config.stop.enableUserInterrupt;
-    if (killable && !run.signal.aborted) await pollKill(ctx, state, run, now);
-  }
-}
-
-async function pollKill(
-  ctx: RunPhaseContext,
-  state: { acks: ControlAck[] },
-  run: AbortController,
-  now: number,
-): Promise<void> {
-  const controls = ctx.ports.controls!;
-  try {
-    const kill = (await controls.poll(ctx.snapshot.loopId)).find((r) => r.command.type === "kill");
-    if (!kill) return;
-    const ack: ControlAck = { requestId: kill.id, outcome: "applied", note: "kill applied: agent aborted", at: now };
-    state.acks.push(ack);
-    const body = { type: "control_applied" as const, requestId: kill.id, command: "kill" as const };
-    ctx.log.push(ctx.iteration, kill.by, kill.reason ?? "operator kill", body);
-    run.abort(killReason(kill.by, kill.reason ?? "operator kill"));
-    await controls.ack(ctx.snapshot.loopId, ack);
-  } catch {
-    // A control-source outage must not break the running iteration; the Halt phase polls again.
   }
 }

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { ControlCommand } from "./ports";
+import type { ControlCommand } from "./control-commands";
 import { runLoop, type StepOutcome } from "./runner";
-import { CollectingSink, FakeClock, FakeControls, ScriptedAgent } from "./test-support";
+import { CollectingSink, FakeClock, FakeControls, ScriptedAgent } from "../../test/engine-fakes";
+import { COMPLETION_PROTOCOL } from "./next-input";
+
+const PROTOCOL = `\n\n[Completion protocol]\n${COMPLETION_PROTOCOL}`;
 
 /** Queues each command when the given poll happens (poll 1 is before iteration 1). */
 function scheduled(plan: Record<number, ControlCommand[]>, by = "alice"): FakeControls {
   const controls = new FakeControls();
-  controls.onPoll = (n, c) => {
+  controls.onRead = (n, c) => {
     for (const command of plan[n] ?? []) c.add(command, by);
   };
   return controls;
@@ -20,7 +23,8 @@ async function run(config: Record<string, unknown>, controls: FakeControls, step
   const result = await runLoop({
     goal: "Build it",
     config,
-    ports: { agent, controls, events: sink, ...extra },
+    ports: { agent, events: sink, ...extra },
+    controls,
     deps: clock,
     onStep: (o) => {
       outcomes.push(o);
@@ -34,7 +38,10 @@ const always = (value: number) => ({ name: "s", score: () => ({ score: value }) 
 describe("operator controls", () => {
   it("interrupt pauses after the iteration; resume continues", async () => {
     // Poll 1: preflight of iteration 1. Poll 2: its Halt phase. Then paused polls.
-    const { result, sink, outcomes } = await run({ stop: { maxIterations: 2 } }, scheduled({ 2: [{ type: "interrupt" }], 5: [{ type: "resume" }] }));
+    const { result, sink, outcomes } = await run(
+      { stop: { maxIterations: 2 } },
+      scheduled({ 2: [{ kind: "interrupt" }], 5: [{ kind: "resume" }] }),
+    );
     expect(result.stopType).toBe("max_iterations");
     const statuses = sink.events.flatMap((e) => (e.type === "status_changed" ? [e.to] : []));
     expect(statuses).toEqual(["running", "paused", "running", "stopped"]);
@@ -42,13 +49,16 @@ describe("operator controls", () => {
   });
 
   it("nudges reach the next input once, under [Operator nudge]", async () => {
-    const { agent } = await run({ stop: { maxIterations: 3 } }, scheduled({ 2: [{ type: "nudge", message: "Focus on the tests" }] }));
-    expect(agent.requests[1]?.input).toBe("Build it\n\n[Operator nudge]\n- Focus on the tests");
-    expect(agent.requests[2]?.input).toBe("Build it");
+    const { agent } = await run(
+      { stop: { maxIterations: 3 } },
+      scheduled({ 2: [{ kind: "nudge", message: "Focus on the tests" }] }),
+    );
+    expect(agent.requests[1]?.input).toBe(`Build it${PROTOCOL}\n\n[Operator nudge]\n- Focus on the tests`);
+    expect(agent.requests[2]?.input).toBe(`Build it${PROTOCOL}`);
   });
 
   it("force handoff puts a continuation prompt into the next input", async () => {
-    const { agent, sink } = await run({ stop: { maxIterations: 2 } }, scheduled({ 2: [{ type: "force_handoff" }] }), [
+    const { agent, sink } = await run({ stop: { maxIterations: 2 } }, scheduled({ 2: [{ kind: "force_handoff" }] }), [
       { progress: { completedItems: ["schema"], pendingItems: ["api"], phase: "IMPLEMENTING" } },
     ]);
     const input = agent.requests[1]?.input ?? "";
@@ -61,7 +71,10 @@ describe("operator controls", () => {
 
   it("update_limits applies a valid patch and rejects an invalid one with the field name", async () => {
     const controls = scheduled({
-      2: [{ type: "update_limits", patch: { validation: { minScoreThreshold: 2 } } }, { type: "update_limits", patch: { stop: { maxIterations: 2 } } }],
+      2: [
+        { kind: "update_limits", patch: { validation: { minScoreThreshold: 2 } } },
+        { kind: "update_limits", patch: { stop: { maxIterations: 2 } } },
+      ],
     });
     const { result } = await run({}, controls);
     expect(result.iterations).toBe(2);
@@ -72,24 +85,36 @@ describe("operator controls", () => {
   });
 
   it("interrupt and kill are rejected when user interrupts are disabled", async () => {
-    const controls = scheduled({ 2: [{ type: "interrupt" }, { type: "kill" }] });
+    const controls = scheduled({ 2: [{ kind: "interrupt" }, { kind: "kill" }] });
     const { result } = await run({ stop: { maxIterations: 2, enableUserInterrupt: false } }, controls);
     expect(result.stopType).toBe("max_iterations");
     expect(controls.acks.every((a) => a.outcome === "rejected")).toBe(true);
   });
 
   it("approval commands without a gate are rejected", async () => {
-    const controls = scheduled({ 1: [{ type: "approve" }, { type: "resume" }, { type: "nudge", message: " " }] });
+    const controls = scheduled({ 1: [{ kind: "approve" }, { kind: "resume" }, { kind: "nudge", message: " " }] });
     await run({ stop: { maxIterations: 1 } }, controls);
-    expect(controls.acks.map((a) => a.note)).toEqual(["no approval is pending", "the loop is not paused", "a nudge needs a message"]);
+    expect(controls.acks.map((a) => a.note)).toEqual([
+      "no approval is pending",
+      "the loop is not paused",
+      "a nudge needs a message",
+    ]);
   });
 });
 
 describe("approval gates", () => {
-  const completionGate = { approvals: { beforeCompletion: { enabled: true, deadline: 600 } }, stop: { scoreThreshold: 0.5 } };
+  const completionGate = {
+    approvals: { beforeCompletion: { enabled: true, deadline: 600 } },
+    stop: { scoreThreshold: 0.5 },
+  };
 
   it("before completion: approve completes, recorded with the approver", async () => {
-    const { result, sink } = await run(completionGate, scheduled({ 3: [{ type: "approve", comment: "ship it" }] }, "erin"), [{}], { scorers: [always(1)] });
+    const { result, sink } = await run(
+      completionGate,
+      scheduled({ 3: [{ kind: "approve", comment: "ship it" }] }, "erin"),
+      [{}],
+      { scorers: [always(1)] },
+    );
     expect(result.stopType).toBe("score_threshold");
     expect(result.snapshot.halt?.actor).toBe("erin");
     expect(sink.types()).toContain("approval_requested");
@@ -98,15 +123,15 @@ describe("approval gates", () => {
   });
 
   it("before completion: request changes keeps iterating with the comment", async () => {
-    const controls = scheduled({ 3: [{ type: "request_changes", comment: "add docs" }], 6: [{ type: "approve" }] });
+    const controls = scheduled({ 3: [{ kind: "request_changes", comment: "add docs" }], 6: [{ kind: "approve" }] });
     const { result, agent } = await run(completionGate, controls, [{}], { scorers: [always(1)] });
     expect(result.iterations).toBe(2);
     expect(result.stopType).toBe("score_threshold");
-    expect(agent.requests[1]?.input).toBe("Build it\n\n[Approval comment]\n- add docs");
+    expect(agent.requests[1]?.input).toBe(`Build it${PROTOCOL}\n\n[Approval comment]\n- add docs`);
   });
 
   it("before completion: reject keeps iterating; terminate stops", async () => {
-    const controls = scheduled({ 3: [{ type: "reject" }], 6: [{ type: "terminate" }] });
+    const controls = scheduled({ 3: [{ kind: "reject" }], 6: [{ kind: "terminate" }] });
     const { result } = await run(completionGate, controls, [{}], { scorers: [always(1)] });
     expect(result.iterations).toBe(2);
     expect(result.stopType).toBe("explicit_stop");
@@ -121,14 +146,14 @@ describe("approval gates", () => {
   });
 
   it("a stale gate id is rejected", async () => {
-    const controls = scheduled({ 3: [{ type: "approve", gateId: "old" }, { type: "terminate" }] });
+    const controls = scheduled({ 3: [{ kind: "approve", gateId: "old" }, { kind: "terminate" }] });
     const { result } = await run(completionGate, controls, [{}], { scorers: [always(1)] });
     expect(controls.acks[0]).toMatchObject({ outcome: "rejected", note: "gate old is no longer pending" });
     expect(result.stopType).toBe("explicit_stop");
   });
 
   it("budget gate opens once per percentage; its default reject pauses", async () => {
-    const controls = scheduled({ 3: [{ type: "approve" }] });
+    const controls = scheduled({ 3: [{ kind: "approve" }] });
     const clock = new FakeClock();
     const sink = new CollectingSink();
     const config = {
@@ -139,31 +164,57 @@ describe("approval gates", () => {
     const result = await runLoop({
       goal: "g",
       config,
-      ports: { agent: new ScriptedAgent([{ costUsd: 1.5 }], clock), controls, events: sink },
+      ports: { agent: new ScriptedAgent([{ costUsd: 1.5 }], clock), events: sink },
+      controls,
       deps: clock,
       onStep: (o) => {
-        if (o.decision.kind === "pause") controls.add({ type: "terminate" }, "frank");
+        if (o.decision.kind === "pause") controls.add({ kind: "terminate" }, "frank");
       },
     });
     const gates = sink.events.flatMap((e) => (e.type === "approval_decided" ? [[e.decision, e.byDefault]] : []));
     // 15% crosses 10 (approved by alice); 30% crosses 20 (default reject after 60s: paused).
-    expect(gates).toEqual([["approve", false], ["reject", true]]);
+    expect(gates).toEqual([
+      ["approve", false],
+      ["reject", true],
+    ]);
     expect(result.iterations).toBe(2);
     expect(result.stopType).toBe("explicit_stop");
   });
 
   it("periodic gate every N iterations", async () => {
-    const controls = scheduled({ 3: [{ type: "approve" }], 7: [{ type: "approve" }] });
-    const { result, sink } = await run({ approvals: { periodic: { every: 2 } }, stop: { maxIterations: 5, noProgressIterations: 0 } }, controls);
+    // The operator approves each gate at the first safe point after it opens
+    // (not at fixed read counts, which would let the gate's deadline decide).
+    const sink = new CollectingSink();
+    const count = (type: string) => sink.events.filter((e) => e.type === type).length;
+    const controls = new FakeControls();
+    controls.onRead = (_, c) => {
+      const open = count("approval_requested") > count("approval_decided");
+      if (open && c.pending.length === 0) c.add({ kind: "approve" });
+    };
+    const { result } = await run(
+      { approvals: { periodic: { every: 2 } }, stop: { maxIterations: 5, noProgressIterations: 0 } },
+      controls,
+      [{}],
+      { events: sink },
+    );
     const requested = sink.events.flatMap((e) => (e.type === "approval_requested" ? [e.iteration] : []));
     expect(requested).toEqual([2, 4]);
+    const decided = sink.events.flatMap((e) => (e.type === "approval_decided" ? [[e.decision, e.byDefault]] : []));
+    expect(decided).toEqual([
+      ["approve", false],
+      ["approve", false],
+    ]);
     expect(result.stopType).toBe("max_iterations");
   });
 });
 
 describe("budget actions in the loop", () => {
   it("throttles with growing delays, then denies", async () => {
-    const { result, sink, clock } = await run({ budget: { maxCostUsd: 1, throttleAt: 0.5, throttleBaseDelayMs: 1000 }, stop: { noProgressIterations: 0 } }, new FakeControls(), [{ costUsd: 0.3 }]);
+    const { result, sink, clock } = await run(
+      { budget: { maxCostUsd: 1, throttleAt: 0.5, throttleBaseDelayMs: 1000 }, stop: { noProgressIterations: 0 } },
+      new FakeControls(),
+      [{ costUsd: 0.3 }],
+    );
     expect(result.stopType).toBe("budget_exhausted");
     expect(result.iterations).toBe(4);
     const delays = sink.events.flatMap((e) => (e.type === "throttled" ? [e.delayMs] : []));
@@ -172,7 +223,11 @@ describe("budget actions in the loop", () => {
   });
 
   it("alert-only never blocks", async () => {
-    const { result, sink } = await run({ budget: { maxCostUsd: 1, mode: "alert_only" }, stop: { maxIterations: 5, noProgressIterations: 0 } }, new FakeControls(), [{ costUsd: 0.5 }]);
+    const { result, sink } = await run(
+      { budget: { maxCostUsd: 1, mode: "alert_only" }, stop: { maxIterations: 5, noProgressIterations: 0 } },
+      new FakeControls(),
+      [{ costUsd: 0.5 }],
+    );
     expect(result.stopType).toBe("max_iterations");
     expect(sink.events.filter((e) => e.type === "budget_alert").length).toBe(3);
   });

@@ -1,9 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { isSuccess } from "./stop-types";
-import type { Reflection, ReflectorPort, VerifierPort } from "./ports";
+import type { Reflection } from "./agent-reports";
+import type { ReflectorPort, ScorerPort, VerifierPort } from "./ports";
 import { runLoop } from "./runner";
-import { keywordScorer, lengthScorer } from "./scorers";
-import { CollectingSink, FakeClock, ScriptedAgent } from "./test-support";
+import { CollectingSink, FakeClock, ScriptedAgent } from "../../test/engine-fakes";
+import { COMPLETION_PROTOCOL } from "./next-input";
+
+const PROTOCOL = `\n\n[Completion protocol]\n${COMPLETION_PROTOCOL}`;
+
+// The two scorers of OB's published example, as it defines them: the fraction
+// of keywords present, and 1 from `minLength` characters on.
+const keywordScorer = (keywords: string[]): ScorerPort => ({
+  name: "keywords",
+  score: ({ output }) => ({
+    score: keywords.filter((k) => output.toLowerCase().includes(k.toLowerCase())).length / keywords.length,
+  }),
+});
+const lengthScorer = (minLength: number): ScorerPort => ({
+  name: "length",
+  score: ({ output }) => ({ score: Math.min(1, output.trim().length / minLength) }),
+});
 
 const judge: ReflectorPort = {
   reflect: async (): Promise<Reflection> => ({
@@ -19,7 +35,11 @@ describe("OB's published example", () => {
   it("answers Paris on the third call and stops on score_threshold", async () => {
     const clock = new FakeClock();
     const agent = new ScriptedAgent(
-      [{ output: "I'm not sure about that." }, { output: "I'm not sure about that." }, { output: "The capital of France is Paris." }],
+      [
+        { output: "I'm not sure about that." },
+        { output: "I'm not sure about that." },
+        { output: "The capital of France is Paris." },
+      ],
       clock,
     );
     const result = await runLoop({
@@ -40,9 +60,9 @@ describe("OB's published example", () => {
     expect(result.scores).toEqual({ keywords: 1, length: 1 });
     expect(result.reflections.map((r) => r.iteration)).toEqual([1, 2]);
     expect(result.reflections[0]?.summary).toBe("The answer was incomplete.");
-    expect(agent.requests[0]?.input).toBe("What is the capital of France?");
+    expect(agent.requests[0]?.input).toBe(`What is the capital of France?${PROTOCOL}`);
     expect(agent.requests[1]?.input).toBe(
-      "What is the capital of France?\n\n[Previous feedback]\n- Provide a direct, specific answer",
+      `What is the capital of France?${PROTOCOL}\n\n[Previous feedback]\n- Provide a direct, specific answer`,
     );
     expect(result.report.success).toBe(true);
     expect(result.report.status).toBe("completed");
@@ -52,7 +72,10 @@ describe("OB's published example", () => {
 
 describe("evidence over claims", () => {
   const lying = (clock: FakeClock) =>
-    new ScriptedAgent([{ output: "All done, trust me.", claim: { done: true, text: "<promise>COMPLETE</promise>" } }], clock);
+    new ScriptedAgent(
+      [{ output: "All done, trust me.", claim: { done: true, text: "<promise>COMPLETE</promise>" } }],
+      clock,
+    );
   const weakScorer = { name: "quality", score: () => ({ score: 0.2 }) };
 
   it("a lying agent ends on a limit (no progress), never success", async () => {
@@ -88,7 +111,10 @@ describe("evidence over claims", () => {
   it("completes on the verifier's evidence even when the agent does not claim done", async () => {
     const clock = new FakeClock();
     const verifier: VerifierPort = {
-      verify: async ({ iteration }) => ({ complete: iteration === 2, reason: iteration === 2 ? "all good" : "missing tests" }),
+      verify: async ({ iteration }) => ({
+        complete: iteration === 2,
+        reason: iteration === 2 ? "all good" : "missing tests",
+      }),
     };
     const agent = new ScriptedAgent([{ output: "work" }], clock);
     const result = await runLoop({

@@ -8,12 +8,12 @@ import { parseLoopConfig, type LoopConfig } from "./config.schema";
 import { createLedger, type BudgetLedger } from "./budget";
 import { createHealth, type HealthSnapshot } from "./health";
 import { createLoopState, type LoopState } from "./loop-state";
-import type { AgentClaim, BlockedItem, Deps, TestResults, VerificationAttempt } from "./ports";
+import type { AgentClaim, BlockedItem, Deps, TestEvidence, TestResults, VerificationAttempt } from "./ports";
 import type { IterationStatus, LoopStatus, StopType } from "./stop-types";
 import type { ApprovalDefaultAction } from "./config.schema";
+import { SNAPSHOT_VERSION } from "./snapshot-versions";
+import type { UsageLimitState } from "./usage-limit-state";
 import type { ExecutionPhase, GateKind, HandoffTrigger } from "./vocabulary";
-
-export const SNAPSHOT_VERSION = 1;
 
 /** CD's execution state, as last reported by the agents. */
 export interface WorkState {
@@ -35,6 +35,20 @@ export interface PlanParts {
   verifier: string | null;
   continuation: string | null;
   handoffTrigger: HandoffTrigger | null;
+  /** The question the previous agent ended its turn with, if it asked one. */
+  question?: string;
+  /** The operator's answer to that question (the `answer` control); absent when none was given. */
+  answer?: Note;
+  /** Why the previous "done" claim was not accepted; absent when there was no such claim. */
+  rejectedClaim?: string;
+  /** Checks whose tests did not all pass, with the failing tests: structured, for the input composer. */
+  tests?: CheckFeedback[];
+}
+
+/** A command check's evidence as the next input sees it. */
+export interface CheckFeedback extends TestEvidence {
+  check: string;
+  score: number;
 }
 
 export interface Note {
@@ -55,6 +69,13 @@ export interface PendingGate {
   stopType: StopType | null;
   /** For a budget gate: the percentage crossed. */
   percent: number | null;
+}
+
+/** The loop waits for the operator to answer the agent's question (question.policy "ask"). */
+export interface Attention {
+  question: string;
+  iteration: number;
+  askedAt: number;
 }
 
 export interface HaltInfo {
@@ -97,11 +118,15 @@ export interface LoopSnapshot {
   gate: PendingGate | null;
   gatesCleared: { budgetPercents: number[]; periodicIteration: number };
   pause: Note | null;
+  /** Optional so snapshots written before it existed restore unchanged. */
+  attention?: Attention | null;
   halt: HaltInfo | null;
   progress: { iterationsWithoutProgress: number; bestMeanScore: number | null; completedCount: number };
   /** Earlier verifier verdicts, passed back as AL's "previous results". */
   verifications: VerificationAttempt[];
   last: LastIteration;
+  /** Usage-limit waits and fallback (usage-limit.ts); absent in snapshots written before them. */
+  usageLimit?: UsageLimitState;
 }
 
 export function emptyPlan(): PlanParts {
@@ -146,6 +171,7 @@ export function createLoop(
     gate: null,
     gatesCleared: { budgetPercents: [], periodicIteration: 0 },
     pause: null,
+    attention: null,
     halt: null,
     progress: { iterationsWithoutProgress: 0, bestMeanScore: null, completedCount: 0 },
     verifications: [],
@@ -171,5 +197,6 @@ export function isHalted(snapshot: LoopSnapshot): boolean {
 
 /** Iterations still allowed by maxIterations. */
 export function remainingIterations(snapshot: LoopSnapshot): number {
-  return Math.max(0, snapshot.config.stop.maxIterations - snapshot.state.iteration);
+  const limited = snapshot.usageLimit?.limitedIterations ?? 0;
+  return Math.max(0, snapshot.config.stop.maxIterations - (snapshot.state.iteration - limited));
 }

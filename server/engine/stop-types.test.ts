@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
-  assertNever, isFailure, isStopType, isSuccess, isTerminalStatus, normalizeStopType, statusForStop,
-  stopOutcome, stopTypeAliases, stopTypes, type StopType,
+  assertNever,
+  isFailure,
+  isStopType,
+  isSuccess,
+  isTerminalStatus,
+  normalizeStopType,
+  statusForStop,
+  stopOutcome,
+  stopTypeAliases,
+  stopTypes,
+  type StopType,
 } from "./stop-types";
 
 describe("stop types", () => {
@@ -15,6 +24,7 @@ describe("stop types", () => {
     ["budget_exhausted", false, false, "stopped"],
     ["max_consecutive_failures", false, true, "failed"],
     ["no_progress", false, false, "stopped"],
+    ["usage_limit", false, false, "stopped"],
     ["health_failure", false, true, "failed"],
     ["circuit_breaker_open", false, true, "failed"],
     ["explicit_stop", false, false, "stopped"],

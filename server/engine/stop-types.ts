@@ -13,6 +13,7 @@ export const stopTypes = [
   "budget_exhausted",
   "max_consecutive_failures",
   "no_progress",
+  "usage_limit",
   "health_failure",
   "circuit_breaker_open",
   "explicit_stop",
@@ -63,6 +64,7 @@ export function stopOutcome(stopType: StopType): StopOutcome {
     case "max_cost":
     case "budget_exhausted":
     case "no_progress":
+    case "usage_limit":
       return "limit";
     case "explicit_stop":
     case "user_interrupted":
@@ -91,6 +93,8 @@ export const loopStatuses = [
   "initializing",
   "running",
   "waiting",
+  "waiting_for_limit",
+  "needs_attention",
   "paused",
   "awaiting_approval",
   "completed",
@@ -120,5 +124,6 @@ export function statusForStop(stopType: StopType): LoopStatus {
   }
 }
 
-export const iterationStatuses = ["succeeded", "failed", "interrupted", "error"] as const;
+/** `rate_limited`: the provider's usage limit answered; not a failure, not progress (see usage-limit.ts). */
+export const iterationStatuses = ["succeeded", "failed", "interrupted", "error", "rate_limited"] as const;
 export type IterationStatus = (typeof iterationStatuses)[number];

@@ -50,6 +50,7 @@ export function haltLoop(
     halt: { stopType, reason, at: now, actor },
     gate: null,
     pause: null,
+    attention: null,
     work: isSuccess(stopType) ? { ...snapshot.work, phase: "COMPLETE" } : snapshot.work,
   };
   next = setStatus(next, status, now, actor, reason, out);

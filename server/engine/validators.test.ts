@@ -4,7 +4,11 @@ import type { ValidationSubject } from "./ports";
 import * as v from "./validators";
 
 const subject = (over: Partial<ValidationSubject> = {}): ValidationSubject => ({
-  output: "", data: null, toolCalls: [], claim: { done: false }, ...over,
+  output: "",
+  data: null,
+  toolCalls: [],
+  claim: { done: false },
+  ...over,
 });
 
 describe("validators (SF)", () => {
@@ -26,15 +30,23 @@ describe("validators (SF)", () => {
     const calls = ["read", "edit", "edit", "bash"];
     expect(v.validateToolCalls(4, { minToolCalls: 5 }).errors).toEqual(["expected at least 5 tool call(s), got 4"]);
     expect(v.validateToolCalls(0, {}).valid).toBe(true);
-    expect(v.validateRequiredTools(calls, { requiredTools: ["edit", "test"] }).errors).toEqual(['required tool "test" was not called']);
+    expect(v.validateRequiredTools(calls, { requiredTools: ["edit", "test"] }).errors).toEqual([
+      'required tool "test" was not called',
+    ]);
     expect(v.validateCountedTools(calls, { countedTools: ["write", "edit"], minCounted: 2 }).valid).toBe(true);
     expect(v.validateCountedTools(calls, { countedTools: ["write", "bash"], minCounted: 2 }).valid).toBe(false);
-    expect(v.validateCountedTools(calls, { countedTools: ["write"] }).errors).toEqual(["expected at least 1 call(s) to any of [write], got 0"]);
+    expect(v.validateCountedTools(calls, { countedTools: ["write"] }).errors).toEqual([
+      "expected at least 1 call(s) to any of [write], got 0",
+    ]);
     expect(v.validateCountedTools([], {}).valid).toBe(true);
   });
 
   it("compose requires all to pass and concatenates errors", () => {
-    const both = v.compose(v.requiredToolsValidator({ requiredTools: ["edit"] }), v.countedToolsValidator({ countedTools: ["bash"] }), v.toolCallsValidator({ minToolCalls: 1 }));
+    const both = v.compose(
+      v.requiredToolsValidator({ requiredTools: ["edit"] }),
+      v.countedToolsValidator({ countedTools: ["bash"] }),
+      v.toolCallsValidator({ minToolCalls: 1 }),
+    );
     const r = both(subject({ toolCalls: ["read"] }));
     expect(r).toEqual({
       name: "required_tools+counted_tools+tool_calls",
@@ -46,7 +58,15 @@ describe("validators (SF)", () => {
   });
 
   it("runValidators turns a throwing validator into a failure", () => {
-    const results = v.runValidators([v.schemaValidator({ required: ["a"] }), () => { throw new Error("bug"); }], subject({ data: { a: 1 } }));
+    const results = v.runValidators(
+      [
+        v.schemaValidator({ required: ["a"] }),
+        () => {
+          throw new Error("bug");
+        },
+      ],
+      subject({ data: { a: 1 } }),
+    );
     expect(results.map((r) => r.valid)).toEqual([true, false]);
     expect(results[1]?.errors).toEqual(["validator threw: bug"]);
   });

@@ -24,14 +24,7 @@ export type HandoffTrigger = (typeof handoffTriggers)[number];
 export const budgetActions = ["ALLOW", "THROTTLE", "DENY", "ALERT_ONLY"] as const;
 export type BudgetAction = (typeof budgetActions)[number];
 
-export const executionPhases = [
-  "PLANNING",
-  "IMPLEMENTING",
-  "TESTING",
-  "REVIEWING",
-  "HANDOFF",
-  "COMPLETE",
-] as const;
+export const executionPhases = ["PLANNING", "IMPLEMENTING", "TESTING", "REVIEWING", "HANDOFF", "COMPLETE"] as const;
 export type ExecutionPhase = (typeof executionPhases)[number];
 
 export const gateKinds = ["completion", "budget", "periodic"] as const;

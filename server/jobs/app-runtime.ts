@@ -1,20 +1,27 @@
-// The job runtime of this app process: slices run in route handlers, reached
-// through signed requests to the app's own job route.
+// The job runtime of this app process. Which way it runs slices is decided in
+// one place (dispatch-mode.ts): in this process under a global semaphore, as
+// signed requests to the job route, or not at all (workers run the loops).
 import { getEnv } from "../env";
 import { getDatabase } from "../db/database";
 import { createLoopPorts } from "../loops/ports-factory";
 import type { LoopServices } from "../loops/loop-services";
+import { resolveDispatchMode, type DispatchMode } from "./dispatch-mode";
 import { HttpDispatcher } from "./http-dispatcher";
 import { createJobSigner, resolveJobSecret, type JobSigner } from "./job-signing";
+import { LocalDispatcher } from "./local-dispatcher";
 import { DEFAULT_SETTINGS, type Dispatcher, type JobRuntime } from "./runtime-deps";
+import { Semaphore } from "./semaphore";
 import { startSweeper, type Sweeper } from "./sweeper";
 import { systemDeps } from "./system-deps";
-import { notifyEventsWritten } from "../loops/event-wakeups";
+import { notifyEventsWritten } from "../events/event-wakeups";
 
 export interface AppRuntime {
   jobs: JobRuntime;
   services: LoopServices;
   signer: JobSigner;
+  mode: DispatchMode;
+  /** Slices this process may run at once, in-process or in its job route (RALPH_APP_CONCURRENCY). */
+  slots: Semaphore;
 }
 
 /** Leaves loops to standalone workers (`RALPH_RUN_JOBS=false`): they poll for due loops. */
@@ -27,8 +34,19 @@ export function getAppRuntime(): AppRuntime {
   const env = getEnv();
   const db = getDatabase();
   const signer = createJobSigner(resolveJobSecret(env.RALPH_JOB_SECRET, env.RALPH_DATA_DIR));
-  const baseUrl = env.RALPH_INTERNAL_URL ?? `http://127.0.0.1:${env.PORT}`;
-  const dispatcher = env.RALPH_RUN_JOBS ? new HttpDispatcher(baseUrl, signer) : workersOnly;
+  const mode = resolveDispatchMode(env);
+  const slots = new Semaphore(env.RALPH_APP_CONCURRENCY);
+  const local = mode === "in-process" ? new LocalDispatcher(slots) : undefined;
+  const dispatcher: Dispatcher =
+    local ??
+    (mode === "http"
+      ? new HttpDispatcher(
+          env.RALPH_INTERNAL_URL ?? `http://127.0.0.1:${env.PORT}`,
+          signer,
+          undefined,
+          env.RALPH_APP_CONCURRENCY,
+        )
+      : workersOnly);
   const jobs: JobRuntime = {
     db,
     ports: createLoopPorts,
@@ -43,7 +61,14 @@ export function getAppRuntime(): AppRuntime {
     instanceId: `app-${process.pid}`,
     onEventsWritten: () => void notifyEventsWritten(db).catch(() => undefined),
   };
-  globalForRuntime.ralphRuntime = { jobs, services: { db, dispatcher, engine: systemDeps }, signer };
+  local?.attach(jobs);
+  globalForRuntime.ralphRuntime = {
+    jobs,
+    services: { db, dispatcher, engine: systemDeps },
+    signer,
+    mode,
+    slots,
+  };
   return globalForRuntime.ralphRuntime;
 }
 
@@ -52,5 +77,7 @@ export function startAppSweeper() {
   const env = getEnv();
   if (!env.RALPH_RUN_JOBS || globalForRuntime.ralphSweeper) return;
   const runtime = getAppRuntime();
-  globalForRuntime.ralphSweeper = startSweeper(runtime.jobs.db, runtime.jobs.dispatcher, env.RALPH_SWEEP_INTERVAL_MS, { initialDelayMs: 1000 });
+  globalForRuntime.ralphSweeper = startSweeper(runtime.jobs.db, runtime.jobs.dispatcher, env.RALPH_SWEEP_INTERVAL_MS, {
+    initialDelayMs: 1000,
+  });
 }

@@ -1,7 +1,10 @@
-// Dispatches a loop to the app's own job route as a signed HTTP request, so
-// each slice runs in a route handler (and so within its time limit).
+// Dispatches a loop to the app's job route as a signed HTTP request, so each
+// slice runs in a route handler (and so within its time limit), on whichever
+// instance the URL reaches. At most `limit` requests are in flight from this
+// process; the rest wait their turn.
 import type { Dispatcher } from "./runtime-deps";
 import { SIGNATURE_HEADER, type JobSigner } from "./job-signing";
+import { Semaphore } from "./semaphore";
 
 export const JOB_ROUTE = "/api/jobs/run";
 
@@ -10,12 +13,16 @@ export class HttpDispatcher implements Dispatcher {
   /** Loops with a request in flight from this process; a second dispatch waits for it. */
   private readonly inflight = new Set<string>();
   private readonly again = new Set<string>();
+  private readonly slots: Semaphore;
 
   constructor(
     private readonly baseUrl: string,
     private readonly signer: JobSigner,
     private readonly log: (message: string) => void = (m) => console.warn(m),
-  ) {}
+    limit = 50,
+  ) {
+    this.slots = new Semaphore(limit);
+  }
 
   dispatch(loopId: string): void {
     if (this.inflight.has(loopId)) {
@@ -23,6 +30,10 @@ export class HttpDispatcher implements Dispatcher {
       return;
     }
     this.inflight.add(loopId);
+    void this.slots.acquire().then((release) => this.send(loopId, release));
+  }
+
+  private send(loopId: string, release: () => void) {
     const body = JSON.stringify({ loopId });
     fetch(new URL(JOB_ROUTE, this.baseUrl), {
       method: "POST",
@@ -34,8 +45,11 @@ export class HttpDispatcher implements Dispatcher {
         await res.text();
         if (!res.ok) this.log(`job dispatch for loop ${loopId} answered ${res.status}`);
       })
-      .catch((error: unknown) => this.log(`job dispatch for loop ${loopId} failed: ${String(error)} (the sweeper will retry)`))
+      .catch((error: unknown) =>
+        this.log(`job dispatch for loop ${loopId} failed: ${String(error)} (the sweeper will retry)`),
+      )
       .finally(() => {
+        release();
         this.inflight.delete(loopId);
         if (this.again.delete(loopId)) this.dispatch(loopId);
       });
@@ -43,10 +57,13 @@ export class HttpDispatcher implements Dispatcher {
 
   dispatchAt(loopId: string, at: Date): void {
     clearTimeout(this.timers.get(loopId));
-    const timer = setTimeout(() => {
-      this.timers.delete(loopId);
-      this.dispatch(loopId);
-    }, Math.max(0, at.getTime() - Date.now()) + 5);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(loopId);
+        this.dispatch(loopId);
+      },
+      Math.max(0, at.getTime() - Date.now()) + 5,
+    );
     timer.unref?.();
     this.timers.set(loopId, timer);
   }

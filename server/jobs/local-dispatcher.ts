@@ -1,14 +1,26 @@
-// Runs slices in this process: the standalone worker, benchmarks and tests.
+// Runs slices in this process: the app in in-process mode (bounded by the
+// process's semaphore), the standalone worker, benchmarks and tests.
 import type { Dispatcher, JobRuntime } from "./runtime-deps";
+import type { Release, Semaphore } from "./semaphore";
 import { runSlice, type SliceResult } from "./slice-runner";
+
+const MAX_KEPT_ERRORS = 50;
 
 export class LocalDispatcher implements Dispatcher {
   private readonly active = new Map<string, Promise<SliceResult | undefined>>();
+  /** Dispatched, waiting for a free slot. */
+  private readonly queued = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private runtime: JobRuntime | undefined;
   private stopped = false;
+  /** The latest slices that threw (at most MAX_KEPT_ERRORS: a long outage must not grow memory). */
   readonly errors: unknown[] = [];
+  /** Every slice that threw, kept or not. */
+  errorCount = 0;
+
+  /** `slots` bounds the slices that dispatch() starts; without it they all start at once. */
+  constructor(private readonly slots?: Semaphore) {}
 
   attach(runtime: JobRuntime) {
     this.runtime = runtime;
@@ -18,7 +30,11 @@ export class LocalDispatcher implements Dispatcher {
     return this.active.size;
   }
 
-  /** Runs a loop this process already holds the lease on (claimed in a batch). */
+  get queuedCount() {
+    return this.queued.size;
+  }
+
+  /** Runs a loop this process already holds the lease on (claimed in a batch, within its own limit). */
   runClaimed(loopId: string, owner: string): void {
     if (this.stopped || !this.runtime || this.active.has(loopId)) return;
     this.track(loopId, runSlice(this.runtime, loopId, owner));
@@ -31,16 +47,35 @@ export class LocalDispatcher implements Dispatcher {
       this.again.add(loopId);
       return;
     }
-    this.track(loopId, runSlice(this.runtime, loopId));
+    if (this.queued.has(loopId)) return;
+    if (!this.slots) {
+      this.track(loopId, runSlice(this.runtime, loopId));
+      return;
+    }
+    const runtime = this.runtime;
+    const waiting = this.slots.acquire().then((release) => {
+      this.queued.delete(loopId);
+      if (this.stopped) return release();
+      if (this.active.has(loopId)) {
+        this.again.add(loopId);
+        return release();
+      }
+      this.track(loopId, runSlice(runtime, loopId), release);
+    });
+    this.queued.set(loopId, waiting);
   }
 
-  private track(loopId: string, slice: Promise<SliceResult>) {
+  private track(loopId: string, slice: Promise<SliceResult>, release?: Release) {
     const run = slice
       .catch((error: unknown) => {
+        // A slice that throws has left its lease to expire; the sweeper retries it from its checkpoint.
+        this.errorCount++;
         this.errors.push(error);
+        if (this.errors.length > MAX_KEPT_ERRORS) this.errors.splice(0, this.errors.length - MAX_KEPT_ERRORS);
         return undefined;
       })
       .finally(() => {
+        release?.();
         this.active.delete(loopId);
         if (this.again.delete(loopId)) this.dispatch(loopId);
       });
@@ -49,18 +84,23 @@ export class LocalDispatcher implements Dispatcher {
 
   dispatchAt(loopId: string, at: Date): void {
     if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.dispatch(loopId);
-      // Timers may fire a millisecond early; the claim compares against the stored time.
-    }, Math.max(0, at.getTime() - Date.now()) + 5);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.dispatch(loopId);
+        // Timers may fire a millisecond early; the claim compares against the stored time.
+      },
+      Math.max(0, at.getTime() - Date.now()) + 5,
+    );
     timer.unref?.();
     this.timers.add(timer);
   }
 
-  /** Resolves when no slice is running (tests and benchmarks). */
+  /** Resolves when no slice is running or waiting for a slot (tests and benchmarks). */
   async idle(): Promise<void> {
-    while (this.active.size > 0) await Promise.all([...this.active.values()]);
+    while (this.active.size > 0 || this.queued.size > 0) {
+      await Promise.all([...this.active.values(), ...this.queued.values()]);
+    }
   }
 
   async stop(): Promise<void> {

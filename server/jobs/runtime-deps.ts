@@ -1,6 +1,7 @@
 // What a job runtime needs from the outside, so the same runner serves the
 // Next.js route handlers, the standalone worker and the tests.
-import type { Deps, EnginePorts } from "../engine";
+import type { AgentTracker } from "../agents/deps";
+import type { Deps, EnginePorts, SnapshotCodec } from "../engine";
 import type { Database } from "../db/client";
 
 export interface LoopForPorts {
@@ -8,6 +9,8 @@ export interface LoopForPorts {
   goal: string;
   agentKind: string;
   config: unknown;
+  /** Records the in-flight agent's process group and spend (crash recovery). */
+  tracker?: AgentTracker;
 }
 
 /** Builds the engine's ports (agent, scorers, verifier, ...) for one loop. */
@@ -41,6 +44,8 @@ export interface JobRuntime {
   instanceId: string;
   /** Called after each commit that wrote events (live updates). */
   onEventsWritten?: () => void;
+  /** Snapshot versions to restore into; the current release's unless a test simulates an upgrade. */
+  codec?: SnapshotCodec;
 }
 
 export const DEFAULT_SETTINGS: RuntimeSettings = {

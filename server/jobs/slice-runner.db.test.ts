@@ -8,7 +8,11 @@ describeEachProvider("job runtime", ({ db }) => {
   afterEach(async () => h?.stop());
 
   const newLoop = (agentKind: string, engineConfig: unknown, start = true) =>
-    createLoop(h!.services, { goal: "reach three ticks", agentKind, definition: { agent: { kind: agentKind } }, engineConfig, start }, asOperator());
+    createLoop(
+      h!.services,
+      { goal: "reach three ticks", agentKind, definition: { agent: { kind: agentKind } }, engineConfig, start },
+      asOperator(),
+    );
 
   it("runs a loop to completion with evidence and stores every iteration once", async () => {
     h = createHarness(db(), { improving: improvingAgent(3) });
@@ -32,7 +36,13 @@ describeEachProvider("job runtime", ({ db }) => {
 
   it("a liar that always claims done never completes", async () => {
     h = createHarness(db(), {
-      liar: () => ({ output: "done!", claim: { done: true, text: "COMPLETE" }, usage: { input: 10, output: 5, cache: 0 }, costUsd: 0.001, toolCalls: [] }),
+      liar: () => ({
+        output: "done!",
+        claim: { done: true, text: "COMPLETE" },
+        usage: { input: 10, output: 5, cache: 0 },
+        costUsd: 0.001,
+        toolCalls: [],
+      }),
     });
     const { id } = await newLoop("liar", { stop: { maxIterations: 4, scoreThreshold: 0.9, noProgressIterations: 0 } });
     await h.dispatcher.idle();

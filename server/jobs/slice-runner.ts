@@ -1,31 +1,56 @@
-// One job invocation ("slice"): claim a loop, run iterations from its latest
-// checkpoint until it waits, pauses, halts or the slice budget runs out, and
-// store every safe point. Route handlers, the worker and tests all call this.
+// One job invocation ("slice"): claim a loop, drive it with the engine's own
+// `step` from its latest checkpoint until it waits, pauses, halts or the slice
+// budget runs out, and store every safe point in one fenced transaction.
+// Route handlers, the worker and tests all call this.
 import { randomUUID } from "node:crypto";
 import {
-  beforeIteration,
   buildCheckpoint,
-  restoreFromCheckpoint,
-  runIteration,
+  step,
   type ControlAck,
-  type ControlSource,
+  type ControlRequest,
   type EnginePorts,
+  type EventSink,
   type LoopSnapshot,
-  type PreflightDecision,
   type StepDecision,
+  type PreflightDecision,
 } from "../engine";
-import { pendingControlRequests } from "../db/controls.repo";
-import { claimLoop, LeaseLostError } from "../db/loop-lease.repo";
+import { pendingControlRequests, type PendingControlRow } from "../db/controls.repo";
+import { claimLoop, LeaseLostError, loadClaimedLoop } from "../db/loop-lease.repo";
 import { commitStep, currentCheckpoint, failLoop, markInflight, recordCrashedAttempt } from "../db/loop-steps.repo";
+import { isStorageConflict, isTransientStorageError } from "../db/storage-errors";
+import { reapAgentGroup } from "../agents/orphans";
+import { restoreStoredCheckpoint } from "../loops/loop-snapshot";
+import {
+  checkpointRow,
+  decidedApprovals,
+  engineControlRequest,
+  eventRows,
+  iterationRow,
+  loopPatch,
+  nextRunAtFor,
+  openApproval,
+  tamperEventRows,
+} from "../loops/step-rows";
+import { createAgentTracker } from "./agent-tracker";
+import { withCrashedSpend } from "./crashed-spend";
 import { LeaseKeeper } from "./lease-keeper";
+import { SharedLimits } from "./shared-limits";
+import { LiveRecorder } from "./live-recorder";
 import type { JobRuntime } from "./runtime-deps";
-import { checkpointRow, decidedApprovals, engineControlRequest, eventRows, iterationRow, loopPatch, nextRunAtFor, openApproval } from "./step-mapping";
 
 export interface SliceResult {
   claimed: boolean;
   iterations: number;
   /** Why the slice ended. */
-  outcome: "not_claimable" | "halted" | "waiting" | "awaiting_approval" | "paused" | "budget" | "lease_lost";
+  outcome:
+    | "not_claimable"
+    | "halted"
+    | "waiting"
+    | "awaiting_approval"
+    | "needs_attention"
+    | "paused"
+    | "budget"
+    | "lease_lost";
 }
 
 /** The loop itself cannot run: its checkpoint or its configuration is unusable. */
@@ -36,26 +61,76 @@ class LoopSetupError extends Error {
   }
 }
 
-function controlSource(rt: JobRuntime): ControlSource {
-  return {
-    poll: async (loopId) => (await pendingControlRequests(rt.db.prisma, loopId)).map(engineControlRequest),
-    // Acknowledgements are stored with the step that applied them, never ahead of it.
-    ack: async () => undefined,
-  };
+/**
+ * A step the database refuses for good (invalid data, not an outage or a
+ * conflict) would be re-run and refused forever: it becomes a setup error,
+ * which fails the loop with the database's reason.
+ */
+async function commitStepOrExplain<T>(commit: () => Promise<T>): Promise<T> {
+  try {
+    return await commit();
+  } catch (error) {
+    if (error instanceof LeaseLostError || isTransientStorageError(error) || isStorageConflict(error)) throw error;
+    throw new LoopSetupError(
+      new Error(`the database refused this step: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
 }
 
-async function loadSnapshot(rt: JobRuntime, loopId: string): Promise<LoopSnapshot> {
-  const row = await currentCheckpoint(rt.db.prisma, loopId);
-  if (!row) throw new Error(`loop ${loopId} has no checkpoint to resume from`);
-  return restoreFromCheckpoint(JSON.parse(row.state), row.sha256);
-}
-
-const OUTCOME: Record<Exclude<StepDecision["kind"] | PreflightDecision["kind"], "continue" | "run">, SliceResult["outcome"]> = {
+const OUTCOME: Record<
+  Exclude<StepDecision["kind"] | PreflightDecision["kind"], "continue" | "run">,
+  SliceResult["outcome"]
+> = {
   halt: "halted",
   wait: "waiting",
   await_approval: "awaiting_approval",
+  await_answer: "needs_attention",
   pause: "paused",
 };
+
+/**
+ * The runtime's one way to read operator requests (the engine's readControls
+ * hook). It remembers who sent each request, so stored events keep the user
+ * id, and answers requests the engine cannot read as rejected.
+ */
+class ControlReader {
+  readonly actorIds = new Map<string, string | null>();
+  private unreadable: PendingControlRow[] = [];
+
+  constructor(
+    private readonly rt: JobRuntime,
+    private readonly loopId: string,
+  ) {}
+
+  read = async (): Promise<ControlRequest[]> => {
+    const rows = await pendingControlRequests(this.rt.db.prisma, this.loopId);
+    const requests: ControlRequest[] = [];
+    for (const row of rows) {
+      this.actorIds.set(row.actor, row.actorId);
+      const request = engineControlRequest(row);
+      if (request) requests.push(request);
+      else if (!this.unreadable.some((u) => u.id === row.id)) this.unreadable.push(row);
+    }
+    return requests;
+  };
+
+  /** Rejections for stored requests of an unknown kind or payload, with their audit events. */
+  takeUnreadable(at: number) {
+    const rows = this.unreadable.splice(0);
+    const note = "not a control this release understands";
+    return {
+      acks: rows.map((r): ControlAck => ({ requestId: r.id, outcome: "rejected", note, at })),
+      events: rows.map((r) => ({
+        loopId: this.loopId,
+        type: "control_rejected",
+        actor: r.actor,
+        actorId: r.actorId,
+        reason: note,
+        payload: { requestId: r.id, command: r.kind },
+      })),
+    };
+  }
+}
 
 /**
  * Runs one slice of a loop. `claimedAs` is the lease owner when the caller
@@ -64,96 +139,120 @@ const OUTCOME: Record<Exclude<StepDecision["kind"] | PreflightDecision["kind"], 
  */
 export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: string): Promise<SliceResult> {
   const owner = claimedAs ?? `${rt.instanceId}:${randomUUID()}`;
+  const db = rt.db.prisma;
   const now = () => new Date(rt.engine.now());
   const claimed = claimedAs
-    ? await rt.db.prisma.loop.findFirst({ where: { id: loopId, leaseOwner: claimedAs } })
-    : await claimLoop(rt.db.prisma, loopId, owner, now(), rt.settings.leaseMs);
+    ? await loadClaimedLoop(db, loopId, claimedAs)
+    : await claimLoop(db, loopId, owner, now(), rt.settings.leaseMs);
   if (!claimed) return { claimed: false, iterations: 0, outcome: "not_claimable" };
 
   const keeper = new LeaseKeeper(rt, loopId, owner);
   keeper.start();
+  let live: LiveRecorder | undefined;
   const started = rt.engine.now();
   let iterations = 0;
   try {
-    const crashed = await recordCrashedAttempt(rt.db.prisma, loopId, owner, now(), randomUUID());
+    const crashed = await recordCrashedAttempt(db, loopId, owner, now(), randomUUID());
+    // Whatever the crashed runtime's agent left running goes before the iteration runs again.
+    if (crashed?.group) await reapAgentGroup(crashed.group);
     // What the loop row says is in flight (its number and attempt), kept here to save a read per iteration.
-    let marked: { number: number; attempt: number } | null = crashed ? { number: crashed.number, attempt: crashed.attempt + 1 } : null;
+    let marked: { number: number; attempt: number } | null = crashed
+      ? { number: crashed.number, attempt: crashed.attempt + 1 }
+      : null;
     let snapshot: LoopSnapshot;
     let ports: EnginePorts;
+    // Reading is a passing fault when it fails; what was read being unusable is not.
+    const stored = await currentCheckpoint(db, loopId);
     try {
-      snapshot = await loadSnapshot(rt, loopId);
-      ports = {
-        ...(await rt.ports({ id: claimed.id, goal: claimed.goal, agentKind: claimed.agentKind, config: claimed.config })),
-        controls: controlSource(rt),
-      };
+      if (!stored) throw new Error(`loop ${loopId} has no checkpoint to resume from`);
+      snapshot = restoreStoredCheckpoint(stored, { sha256: rt.engine.sha256, codec: rt.codec });
+      if (crashed) {
+        const where = { iteration: crashed.number, attempt: crashed.attempt, agentId: "crashed", at: rt.engine.now() };
+        snapshot = withCrashedSpend(snapshot, crashed.uncountedSpend, where);
+      }
+      ports = await rt.ports({
+        id: claimed.id,
+        goal: claimed.goal,
+        agentKind: claimed.agentKind,
+        config: claimed.config,
+        tracker: createAgentTracker(db, loopId, owner),
+      });
     } catch (error) {
+      // Building the ports may read the database (secrets, settings): an outage
+      // there is a passing fault, not an unusable loop.
+      if (isTransientStorageError(error)) throw error;
       throw new LoopSetupError(error);
     }
+    const controls = new ControlReader(rt, loopId);
+    const limits = new SharedLimits(db, loopId, claimed.config, ports.fallbackAgent !== undefined);
+    live = new LiveRecorder({
+      db,
+      loopId,
+      owner,
+      now: rt.engine.now,
+      actorIds: controls.actorIds,
+      onWritten: rt.onEventsWritten,
+    });
+    ports = { ...ports, events: chainSinks(ports.events, live) };
 
     for (;;) {
-      const controls = await ports.controls!.poll(loopId);
-      const pre = beforeIteration(snapshot, controls, rt.engine);
-      if (pre.decision.kind !== "run") {
-        const decision = pre.decision;
-        if (decision.kind === "wait" && decision.untilMs - rt.engine.now() <= rt.settings.inlineWaitMs) {
-          await rt.engine.sleep(Math.max(0, decision.untilMs - rt.engine.now()));
-          continue;
-        }
-        const checkpoint = buildCheckpoint(pre.snapshot, rt.engine);
-        await commitStep(rt.db.prisma, {
+      snapshot = await limits.beforeStep(snapshot, rt.engine.now());
+      const outcome = await step(snapshot, ports, rt.engine, {
+        readControls: controls.read,
+        killPollMs: rt.settings.heartbeatMs,
+        signal: keeper.signal,
+        onBeforeRun: async (_snapshot, number) => {
+          if (marked?.number !== number)
+            marked = { number, attempt: await markInflight(db, loopId, owner, number, now()) };
+        },
+      });
+      if (keeper.lost) throw new LeaseLostError(loopId);
+      const { decision, iteration } = outcome;
+      // A short wait before any work: sleep through it and look again. Nothing
+      // was stored, so what the safe point applied is simply applied again.
+      if (!iteration && decision.kind === "wait" && decision.untilMs - rt.engine.now() <= rt.settings.inlineWaitMs) {
+        await rt.engine.sleep(Math.max(0, decision.untilMs - rt.engine.now()));
+        continue;
+      }
+      if (iteration) iterations++;
+      const overBudget = rt.engine.now() - started >= rt.settings.sliceBudgetMs;
+      const handBack = decision.kind !== "continue" || overBudget;
+      const patch = loopPatch(outcome.snapshot, decision, now());
+      const unreadable = controls.takeUnreadable(rt.engine.now());
+      await live.settle();
+      const toStore = outcome.events.filter((e) => !live!.committed.has(e));
+      const { released } = await commitStepOrExplain(() =>
+        commitStep(db, {
           loopId,
-          owner,
-          loop: loopPatch(pre.snapshot, decision, now()),
-          checkpoint: checkpointRow(checkpoint),
-          events: eventRows(pre.events),
-          acks: pre.acks,
-          release: true,
-          openApproval: openApproval(pre.snapshot, decision),
-          decidedApprovals: decidedApprovals(pre.events),
-        });
-        rt.onEventsWritten?.();
+          fence: { owner },
+          loop: decision.kind === "continue" && overBudget ? { ...patch, status: "queued" } : patch,
+          ended: outcome.snapshot.halt !== null,
+          iteration: iteration ? { row: iterationRow(iteration.record), attempt: marked!.attempt } : undefined,
+          nextInflight: iteration && !handBack ? { number: iteration.record.number + 1, at: now() } : null,
+          checkpoint: checkpointRow(iteration?.checkpoint ?? buildCheckpoint(outcome.snapshot, rt.engine)),
+          events: [
+            ...eventRows([...limits.takeEvents(), ...toStore], controls.actorIds),
+            ...tamperEventRows(loopId, iteration?.record),
+            ...unreadable.events,
+          ],
+          acks: [...outcome.acks, ...unreadable.acks],
+          release: handBack,
+          openApproval: openApproval(outcome.snapshot, decision),
+          decidedApprovals: decidedApprovals(outcome.events, controls.actorIds),
+        }),
+      );
+      rt.onEventsWritten?.();
+      await limits.afterStep(outcome, rt.engine.now());
+      if (iteration) await live.clear();
+      snapshot = outcome.snapshot;
+      if (iteration) marked = handBack ? null : { number: iteration.record.number + 1, attempt: 1 };
+      // Requests arrived after this safe point read them: apply them before letting the loop go.
+      if (handBack && !released) continue;
+
+      if (decision.kind !== "continue") {
         const at = nextRunAtFor(decision);
         if (at) rt.dispatcher.dispatchAt(loopId, at);
         return { claimed: true, iterations, outcome: OUTCOME[decision.kind] };
-      }
-
-      const number = pre.snapshot.state.iteration + 1;
-      if (marked?.number !== number) marked = { number, attempt: await markInflight(rt.db.prisma, loopId, owner, number, now()) };
-      const signal = keeper.iterationSignal();
-      const result = await runIteration(pre.snapshot, ports, rt.engine, signal);
-      keeper.endIteration();
-      if (keeper.lost) throw new LeaseLostError(loopId);
-      iterations++;
-
-      const acks: ControlAck[] = [...pre.acks, ...result.acks];
-      if (keeper.killRequestId && !acks.some((a) => a.requestId === keeper.killRequestId)) {
-        acks.push({ requestId: keeper.killRequestId, outcome: "applied", note: "kill applied: the running agent was aborted", at: rt.engine.now() });
-      }
-      const overBudget = rt.engine.now() - started >= rt.settings.sliceBudgetMs;
-      const handBack = result.decision.kind !== "continue" || overBudget;
-      const patch = loopPatch(result.snapshot, result.decision, now());
-      await commitStep(rt.db.prisma, {
-        loopId,
-        owner,
-        loop: result.decision.kind === "continue" && overBudget ? { ...patch, status: "queued" } : patch,
-        iteration: { row: iterationRow(result.record), attempt: marked.attempt },
-        nextInflight: handBack ? null : { number: number + 1, at: now() },
-        checkpoint: checkpointRow(result.checkpoint),
-        events: eventRows([...pre.events, ...result.events]),
-        acks,
-        release: handBack,
-        openApproval: openApproval(result.snapshot, result.decision),
-        decidedApprovals: decidedApprovals([...pre.events, ...result.events]),
-      });
-      rt.onEventsWritten?.();
-      snapshot = result.snapshot;
-      marked = handBack ? null : { number: number + 1, attempt: 1 };
-
-      if (result.decision.kind !== "continue") {
-        const d = result.decision;
-        const at = nextRunAtFor(d);
-        if (at) rt.dispatcher.dispatchAt(loopId, at);
-        return { claimed: true, iterations, outcome: OUTCOME[d.kind] };
       }
       if (overBudget) {
         rt.dispatcher.dispatch(loopId);
@@ -168,10 +267,22 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
     // Not a crash of this process but a loop we cannot run: stop it visibly
     // instead of retrying it forever.
     const reason = `cannot run this loop: ${error.message}`;
-    await failLoop(rt.db.prisma, loopId, owner, reason, now()).catch(() => undefined);
+    await failLoop(db, loopId, owner, reason, now()).catch(() => undefined);
     rt.onEventsWritten?.();
     return { claimed: true, iterations, outcome: "halted" };
   } finally {
+    live?.stop();
     keeper.stop();
   }
+}
+
+/** The live recorder listens beside whatever sink the ports already had. */
+function chainSinks(first: EventSink | undefined, second: EventSink): EventSink {
+  if (!first) return second;
+  return {
+    emit(event) {
+      second.emit(event);
+      return first.emit(event);
+    },
+  };
 }

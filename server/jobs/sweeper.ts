@@ -10,7 +10,12 @@ export interface Sweeper {
   stop(): void;
 }
 
-export function startSweeper(db: Database, dispatcher: Dispatcher, intervalMs: number, options: { batch?: number; initialDelayMs?: number } = {}): Sweeper {
+export function startSweeper(
+  db: Database,
+  dispatcher: Dispatcher,
+  intervalMs: number,
+  options: { batch?: number; initialDelayMs?: number } = {},
+): Sweeper {
   const batch = options.batch ?? 200;
   let running = false;
   const sweepNow = async () => {
@@ -32,7 +37,9 @@ export function startSweeper(db: Database, dispatcher: Dispatcher, intervalMs: n
   // The first sweep waits a moment: at start-up the server is not listening yet.
   const first = setTimeout(() => void sweepNow(), options.initialDelayMs ?? 0);
   first.unref?.();
-  return { sweepNow, stop: () => {
+  return {
+    sweepNow,
+    stop: () => {
       clearTimeout(first);
       clearInterval(timer);
     },

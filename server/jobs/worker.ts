@@ -48,7 +48,14 @@ export function startWorker(options: WorkerOptions): Worker {
       if (free > 0) {
         try {
           const owner = `${instanceId}:${randomUUID()}`;
-          const ids = await claimNextLoops(options.db.prisma, options.db.kind, owner, new Date(), options.settings.leaseMs, free);
+          const ids = await claimNextLoops(
+            options.db.prisma,
+            options.db.kind,
+            owner,
+            new Date(),
+            options.settings.leaseMs,
+            free,
+          );
           for (const id of ids) dispatcher.runClaimed(id, owner);
           claimed = ids.length;
         } catch (error) {

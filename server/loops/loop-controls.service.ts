@@ -1,119 +1,227 @@
-// Operator controls: validated, stored as requests with an audit event, and
-// applied by the runtime at its next safe point. Idempotent where it can be:
-// a repeated resume is recorded as a no-op, not an error.
-import { applyConfigPatch, LoopConfigError, restoreFromCheckpoint } from "../engine";
-import { insertControlRequest } from "../db/controls.repo";
-import { appendEvents } from "../db/events.repo";
-import { currentCheckpoint } from "../db/loop-steps.repo";
-import { inTransaction } from "../db/tx";
+// Operator controls. Each request is decided against the stored loop
+// (control-plan.ts) and gets exactly one outcome with one audit entry:
+// - on an idle loop (paused, waiting, awaiting approval, queued) it is applied
+//   at once, with the runtime's own safe-point logic, in one transaction
+//   fenced by the loop's version (a runtime that claims the loop meanwhile
+//   makes the write fail, and the request is decided again);
+// - while a runtime holds the loop it is stored, and that runtime applies it
+//   at its next safe point (a kill within one heartbeat);
+// - a request that makes no sense now is recorded as refused and answers CONFLICT.
+import {
+  applyConfigPatch,
+  buildCheckpoint,
+  controlCommandSchema,
+  LoopConfigError,
+  type ControlCommand,
+  type ControlRequest,
+} from "../engine";
+import { controlTarget, finalizeDraft, recordRefusedControl, storeDeferredControl } from "../db/controls.repo";
+import { commitStep, StaleLoopError } from "../db/loop-steps.repo";
 import { conflict, invalidInput, notFound } from "../errors";
-import { decideControl, type ControlKind } from "./control-rules";
+import { notifyEventsWritten } from "../events/event-wakeups";
+import { planControl, type ControlPlan } from "./control-plan";
+import { CONTROL_LABELS, isTerminal } from "./control-rules";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
+import { restoreStoredCheckpoint } from "./loop-snapshot";
+import { checkpointRow, decidedApprovals, eventRows, loopPatch, nextRunAtFor, openApproval } from "./step-rows";
 
-export type ControlCommand =
-  | { kind: "interrupt" | "kill" | "resume" | "force_handoff" | "terminate" }
-  | { kind: "nudge"; message: string }
-  | { kind: "approve" | "reject"; comment?: string }
-  | { kind: "request_changes"; comment: string }
-  | { kind: "update_limits"; patch: Record<string, unknown> };
+export type { ControlCommand } from "../engine";
 
 export interface ControlOutcome {
   requestId: string;
-  outcome: "stored" | "noop";
+  /** applied: it took effect already; stored: the runtime applies it at its next safe point. */
+  outcome: "applied" | "stored";
   note: string;
+  /** The loop's status after the request. */
   status: string;
 }
 
-const APPROVAL_STATUS: Record<string, string> = { approve: "approved", reject: "rejected", request_changes: "changes_requested" };
+const ATTEMPTS = 8;
 
 function payloadOf(command: ControlCommand): Record<string, unknown> | undefined {
   const { kind: _kind, ...rest } = command;
   return Object.keys(rest).length ? rest : undefined;
 }
 
-async function validateLimits(svc: LoopServices, loopId: string, patch: Record<string, unknown>) {
-  const row = await currentCheckpoint(svc.db.prisma, loopId);
-  if (!row) throw conflict("The loop has no checkpoint yet");
-  const snapshot = restoreFromCheckpoint(JSON.parse(row.state), row.sha256);
+export async function requestControl(
+  svc: LoopServices,
+  loopId: string,
+  input: ControlCommand,
+  acting: ActingAs,
+): Promise<ControlOutcome> {
+  const parsed = controlCommandSchema.safeParse(input);
+  if (!parsed.success) throw invalidInput(parsed.error.issues[0]?.message ?? "invalid control");
+  const command = parsed.data;
+  const actor = actorName(acting.actor);
+  const actorId = acting.actor.id;
+  const reason = acting.reason?.trim() || null;
+  const label = CONTROL_LABELS[command.kind].toLowerCase();
+
+  // The loop may change between reading and writing (a runtime claims it,
+  // another control lands): the write is fenced, and then we decide again.
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    // A loop going idle and being claimed again in lockstep with our retries: step out of phase.
+    if (attempt > 0)
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(svc.engine.random() * 10 * attempt)));
+    const target = await controlTarget(svc.db.prisma, loopId);
+    if (!target) throw notFound("Loop", loopId);
+    const { loop } = target;
+    const snapshot = readSnapshot(target.checkpoint, svc);
+    if (command.kind === "update_limits" && snapshot) {
+      try {
+        applyConfigPatch(snapshot.config, command.patch);
+      } catch (error) {
+        throw invalidInput(error instanceof LoopConfigError ? error.issues.join("; ") : String(error));
+      }
+    }
+    const now = svc.engine.now();
+    const request: ControlRequest = {
+      id: svc.engine.newId(),
+      requestedAt: now,
+      by: actor,
+      ...(reason ? { reason } : {}),
+      command,
+    };
+    const row = {
+      id: request.id,
+      loopId,
+      kind: command.kind,
+      payload: payloadOf(command),
+      actorId,
+      actor,
+      reason,
+    };
+    const audit = (type: string, why: string | null, extra: Record<string, unknown>) => ({
+      loopId,
+      type,
+      actorId,
+      actor,
+      reason: why,
+      payload: { requestId: request.id, command: command.kind, ...payloadOf(command), ...extra },
+    });
+    const plan = planControl(
+      { status: loop.status, leased: loop.leaseOwner !== null, pendingKinds: target.pendingKinds, snapshot },
+      request,
+      now,
+    );
+
+    switch (plan.kind) {
+      case "refuse":
+        await recordRefusedControl(
+          svc.db.prisma,
+          { ...row, result: plan.reason },
+          audit("control_rejected", plan.reason, {}),
+        );
+        void notifyEventsWritten(svc.db);
+        throw conflict(`Cannot ${label}: ${plan.reason}`);
+      case "finalize": {
+        const why = reason ?? "terminated before it started";
+        const ended = await finalizeDraft(
+          svc.db.prisma,
+          { loopId, version: loop.version },
+          { reason: why, at: new Date(now) },
+          { ...row, result: "terminated before it started" },
+          [
+            audit("control_applied", reason ?? "terminate", {}),
+            {
+              loopId,
+              type: "halted",
+              actorId,
+              actor,
+              reason: why,
+              payload: { stopType: "explicit_stop", status: "stopped" },
+            },
+          ],
+        );
+        if (!ended) continue;
+        void notifyEventsWritten(svc.db);
+        return { requestId: request.id, outcome: "applied", note: "terminated before it started", status: "stopped" };
+      }
+      case "defer": {
+        const stored = await storeDeferredControl(
+          svc.db.prisma,
+          loopId,
+          loop.leaseOwner ? "leased" : { version: loop.version },
+          row,
+          audit("control_requested", reason, { outcome: "stored", note: "waiting for the runtime's next safe point" }),
+        );
+        if (!stored) continue;
+        void notifyEventsWritten(svc.db);
+        // Nobody holds the loop (its checkpoint is unreadable), or the runtime that did is gone
+        // (its lease ran out): get one to apply it.
+        if (!loop.leaseOwner || (loop.leaseExpiresAt && loop.leaseExpiresAt.getTime() < now)) {
+          svc.dispatcher.dispatch(loopId);
+        }
+        return {
+          requestId: request.id,
+          outcome: "stored",
+          note: "stored; the runtime applies it at its next safe point",
+          status: loop.status,
+        };
+      }
+      case "apply": {
+        if (!(await applyNow(svc, loopId, loop.version, plan, row, now))) continue;
+        void notifyEventsWritten(svc.db);
+        if (plan.wake) svc.dispatcher.dispatch(loopId);
+        const at = nextRunAtFor(plan.decision);
+        if (at) svc.dispatcher.dispatchAt(loopId, at);
+        return { requestId: request.id, outcome: "applied", note: plan.ack.note, status: plan.status };
+      }
+    }
+  }
+  throw conflict("The loop kept changing; try again");
+}
+
+/**
+ * The loop's current snapshot, or null when its checkpoint cannot be restored:
+ * then the request is stored for the runtime, which fails such a loop visibly
+ * (and answers the request), rather than refusing an operator's terminate.
+ */
+function readSnapshot(row: { state: string; sha256: string } | null, svc: LoopServices) {
+  if (!row) return null;
   try {
-    applyConfigPatch(snapshot.config, patch);
-  } catch (error) {
-    throw invalidInput(error instanceof LoopConfigError ? error.issues.join("; ") : String(error));
+    return restoreStoredCheckpoint(row, svc.engine);
+  } catch {
+    return null;
   }
 }
 
-export async function requestControl(svc: LoopServices, loopId: string, command: ControlCommand, acting: ActingAs): Promise<ControlOutcome> {
-  if (command.kind === "update_limits") await validateLimits(svc, loopId, command.patch);
-  const actor = actorName(acting.actor);
-  const reason = acting.reason?.trim() || null;
-  // A concurrent control may change the status between our read and write; retry then.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const result = await inTransaction(svc.db.prisma, async (tx) => {
-      const loop = await tx.loop.findUnique({ where: { id: loopId }, select: { status: true, version: true } });
-      if (!loop) throw notFound("Loop", loopId);
-      const pendingInterrupt = await tx.controlRequest.count({
-        where: { loopId, status: "pending", kind: { in: ["interrupt", "kill"] } },
-      });
-      const verdict = decideControl(loop.status, command.kind as ControlKind, { interrupt: pendingInterrupt > 0 });
-      const requestId = svc.engine.newId();
-      const base = { id: requestId, loopId, kind: command.kind, payload: payloadOf(command), actorId: acting.actor.id, actor, reason };
-      const event = (outcome: string, note: string) =>
-        appendEvents(tx, [
-          { loopId, type: "control_requested", actorId: acting.actor.id, actor, reason, payload: { requestId, command: command.kind, outcome, note, ...payloadOf(command) } },
-        ]);
-
-      if (verdict.kind === "conflict") {
-        await insertControlRequest(tx, { ...base, status: "rejected", result: verdict.why });
-        await event("rejected", verdict.why);
-        return { conflict: verdict.why } as const;
-      }
-      if (verdict.kind === "noop") {
-        await insertControlRequest(tx, { ...base, status: "applied", result: `no-op: ${verdict.why}` });
-        await event("noop", verdict.why);
-        return { outcome: { requestId, outcome: "noop", note: verdict.why, status: loop.status } satisfies ControlOutcome, wake: false } as const;
-      }
-      let status = loop.status;
-      if (verdict.kind === "finalize") {
-        status = "stopped";
-        const done = await tx.loop.updateMany({
-          where: { id: loopId, version: loop.version },
-          data: { status, stopType: "explicit_stop", stopReason: reason ?? "terminated before it started", finishedAt: new Date(svc.engine.now()), version: { increment: 1 } },
-        });
-        if (done.count !== 1) return { retry: true } as const;
-        await insertControlRequest(tx, { ...base, status: "applied", result: "terminated before it started" });
-      } else {
-        if (verdict.wake) {
-          status = "queued";
-          const woke = await tx.loop.updateMany({
-            where: { id: loopId, version: loop.version },
-            data: { status, nextRunAt: null, version: { increment: 1 } },
-          });
-          if (woke.count !== 1) return { retry: true } as const;
-        }
-        await insertControlRequest(tx, base);
-        if (command.kind in APPROVAL_STATUS) {
-          await tx.approval.updateMany({
-            where: { loopId, status: "pending" },
-            data: {
-              status: APPROVAL_STATUS[command.kind]!,
-              decidedAt: new Date(svc.engine.now()),
-              decidedById: acting.actor.id,
-              decidedBy: actor,
-              comment: "comment" in command ? (command.comment ?? null) : null,
-            },
-          });
-        }
-      }
-      await event("stored", "waiting for the runtime's next safe point");
-      return {
-        outcome: { requestId, outcome: "stored", note: "stored; the runtime applies it at its next safe point", status } satisfies ControlOutcome,
-        wake: verdict.kind === "store" && verdict.wake,
-      } as const;
+/** Stores an applied control as the runtime would store a safe point; false when the loop moved on. */
+async function applyNow(
+  svc: LoopServices,
+  loopId: string,
+  version: number,
+  plan: Extract<ControlPlan, { kind: "apply" }>,
+  row: {
+    id: string;
+    loopId: string;
+    kind: string;
+    payload?: unknown;
+    actorId: string | null;
+    actor: string;
+    reason: string | null;
+  },
+  now: number,
+): Promise<boolean> {
+  const at = new Date(now);
+  const checkpoint = buildCheckpoint(plan.snapshot, svc.engine);
+  const actors = new Map([[row.actor, row.actorId]]);
+  try {
+    await commitStep(svc.db.prisma, {
+      loopId,
+      fence: { version },
+      loop: { ...loopPatch(plan.snapshot, plan.decision, at), status: plan.status },
+      ended: isTerminal(plan.status),
+      checkpoint: checkpointRow(checkpoint),
+      events: eventRows(plan.events, actors),
+      acks: [],
+      newControls: [{ ...row, status: plan.ack.outcome, result: plan.ack.note }],
+      openApproval: openApproval(plan.snapshot, plan.decision),
+      decidedApprovals: decidedApprovals(plan.events, actors),
     });
-    if ("retry" in result) continue;
-    if ("conflict" in result) throw conflict(`Cannot ${command.kind.replace("_", " ")}: ${result.conflict}`);
-    if (result.wake) svc.dispatcher.dispatch(loopId);
-    return result.outcome;
+    return true;
+  } catch (error) {
+    if (error instanceof StaleLoopError) return false;
+    throw error;
   }
-  throw conflict("The loop kept changing; try again");
 }

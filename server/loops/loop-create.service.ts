@@ -1,10 +1,18 @@
 // Creating, starting and forking loops.
-import { buildCheckpoint, createLoop as createSnapshot, parseLoopConfig, restoreFromCheckpoint, type LoopSnapshot } from "../engine";
+import { buildCheckpoint, createLoop as createSnapshot, parseLoopConfig, type LoopSnapshot } from "../engine";
+import { checkpointAfterIteration } from "../db/checkpoints.repo";
+import { iterationSnapshotSha } from "../db/iterations.repo";
 import { appendEvents } from "../db/events.repo";
+import { insertLoop as insertLoopRow, loopById, queueDraftLoop } from "../db/loops.repo";
 import { inTransaction, type JsonInput } from "../db/tx";
 import { conflict, invalidInput, notFound } from "../errors";
-import { checkpointRow, loopPatch } from "../jobs/step-mapping";
+import { notifyEventsWritten } from "../events/event-wakeups";
+import { restoreStoredCheckpoint } from "./loop-snapshot";
 import { storedDefinition, type LoopDefinition } from "./loop-definition";
+import { checkpointRow, loopPatch } from "./step-rows";
+import { assertEvidenceSource } from "./loop-evidence";
+import { assertLoopPolicy, storedPolicyInput } from "./loop-policy.service";
+import { workspaceSourceOf } from "./ports-factory";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
 
 export interface NewLoop {
@@ -29,8 +37,9 @@ async function insertLoop(
   const checkpoint = buildCheckpoint(snapshot, svc.engine);
   const patch = loopPatch(snapshot, { kind: "run" }, now);
   await inTransaction(svc.db.prisma, async (tx) => {
-    await tx.loop.create({
-      data: {
+    await insertLoopRow(
+      tx,
+      {
         ...patch,
         id: snapshot.loopId,
         name: input.name ?? "",
@@ -39,15 +48,14 @@ async function insertLoop(
         config: input.definition as JsonInput,
         status: input.start ? "queued" : "draft",
         nextRunAt: null,
-        checkpointId: checkpoint.id,
         createdById: acting.actor.id,
         forkedFromId: extra.forkedFromId ?? null,
         forkedFromIteration: extra.forkedFromIteration ?? null,
         createdAt: now,
         lastActivityAt: now,
       },
-    });
-    await tx.checkpoint.create({ data: { ...checkpointRow(checkpoint), loopId: snapshot.loopId } });
+      checkpointRow(checkpoint),
+    );
     await appendEvents(tx, [
       {
         loopId: snapshot.loopId,
@@ -55,10 +63,16 @@ async function insertLoop(
         actorId: acting.actor.id,
         actor: actorName(acting.actor),
         reason: acting.reason ?? extra.reason,
-        payload: { agentKind: input.agentKind, start: input.start, forkedFromId: extra.forkedFromId, forkedFromIteration: extra.forkedFromIteration },
+        payload: {
+          agentKind: input.agentKind,
+          start: input.start,
+          forkedFromId: extra.forkedFromId,
+          forkedFromIteration: extra.forkedFromIteration,
+        },
       },
     ]);
   });
+  void notifyEventsWritten(svc.db);
   if (input.start) svc.dispatcher.dispatch(snapshot.loopId);
   return { id: snapshot.loopId };
 }
@@ -75,7 +89,7 @@ export async function createLoop(svc: LoopServices, input: NewLoop, acting: Acti
 
 /** A draft loop starts; starting a loop that already runs is a no-op. */
 export async function startLoop(svc: LoopServices, loopId: string, acting: ActingAs) {
-  const loop = await svc.db.prisma.loop.findUnique({ where: { id: loopId } });
+  const loop = await loopById(svc.db.prisma, loopId);
   if (!loop) throw notFound("Loop", loopId);
   if (loop.status !== "draft") {
     if (["completed", "failed", "stopped", "cancelled"].includes(loop.status)) {
@@ -83,31 +97,42 @@ export async function startLoop(svc: LoopServices, loopId: string, acting: Actin
     }
     return { id: loopId, changed: false };
   }
-  await inTransaction(svc.db.prisma, async (tx) => {
-    const updated = await tx.loop.updateMany({
-      where: { id: loopId, status: "draft" },
-      data: { status: "queued", version: { increment: 1 } },
-    });
-    if (updated.count !== 1) return;
+  const queued = await inTransaction(svc.db.prisma, async (tx) => {
+    if (!(await queueDraftLoop(tx, loopId))) return false;
     await appendEvents(tx, [
-      { loopId, type: "loop_start_requested", actorId: acting.actor.id, actor: actorName(acting.actor), reason: acting.reason ?? "start" },
+      {
+        loopId,
+        type: "loop_start_requested",
+        actorId: acting.actor.id,
+        actor: actorName(acting.actor),
+        reason: acting.reason ?? "start",
+      },
     ]);
+    return true;
   });
+  if (queued) void notifyEventsWritten(svc.db);
   svc.dispatcher.dispatch(loopId);
   return { id: loopId, changed: true };
 }
 
 /** A new loop that continues from the checkpoint written after `iteration`. */
 export async function forkLoop(svc: LoopServices, loopId: string, iteration: number, start: boolean, acting: ActingAs) {
-  const source = await svc.db.prisma.loop.findUnique({ where: { id: loopId } });
+  const source = await loopById(svc.db.prisma, loopId);
   if (!source) throw notFound("Loop", loopId);
-  const row = await svc.db.prisma.checkpoint.findFirst({
-    where: { loopId, iteration },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  // The fork runs with the forking user's rights: what needs an admin stays with admins.
+  await assertLoopPolicy(svc.db, storedPolicyInput(source.config), acting);
+  const row = await checkpointAfterIteration(svc.db.prisma, loopId, iteration);
   if (!row) throw notFound(`Checkpoint after iteration ${iteration} of loop`, loopId);
-  const restored = restoreFromCheckpoint(JSON.parse(row.state), row.sha256);
+  const restored = restoreStoredCheckpoint(row, svc.engine);
   const forkId = svc.engine.newId();
+  // The fork's worktree starts at the forked iteration's commit, in the source's repository.
+  const snapshotSha = await iterationSnapshotSha(svc.db.prisma, loopId, iteration);
+  const definition = snapshotSha
+    ? {
+        ...(source.config as Record<string, unknown>),
+        forkStart: { source: workspaceSourceOf(loopId, source.config), sha: snapshotSha },
+      }
+    : (source.config as Record<string, unknown>);
   // The fork inherits state and history but not the source's ending or pending decisions.
   const snapshot: LoopSnapshot = {
     ...restored,
@@ -117,18 +142,38 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
     halt: null,
     gate: null,
     pause: null,
+    attention: null,
   };
   return insertLoop(
     svc,
     snapshot,
-    { goal: source.goal, name: source.name ? `${source.name} (fork)` : "", agentKind: source.agentKind, definition: source.config as Record<string, unknown>, engineConfig: snapshot.config, start },
+    {
+      goal: source.goal,
+      name: source.name ? `${source.name} (fork)` : "",
+      agentKind: source.agentKind,
+      definition,
+      engineConfig: snapshot.config,
+      start,
+    },
     acting,
-    { forkedFromId: loopId, forkedFromIteration: iteration, eventType: "loop_forked", reason: `forked from iteration ${iteration}` },
+    {
+      forkedFromId: loopId,
+      forkedFromIteration: iteration,
+      eventType: "loop_forked",
+      reason: `forked from iteration ${iteration}`,
+    },
   );
 }
 
 /** Creates a loop from a validated definition (the API's and the form's shape). */
-export function createLoopFromDefinition(svc: LoopServices, definition: LoopDefinition, start: boolean, acting: ActingAs) {
+export async function createLoopFromDefinition(
+  svc: LoopServices,
+  definition: LoopDefinition,
+  start: boolean,
+  acting: ActingAs,
+) {
+  await assertLoopPolicy(svc.db, definition, acting);
+  assertEvidenceSource(definition);
   return createLoop(
     svc,
     {

@@ -4,7 +4,41 @@
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { loopConfigSchema } from "../engine";
-import { agentConfigSchema, reflectorConfigSchema, scorerConfigSchema, verifierConfigSchema } from "../agents/agent.schema";
+import {
+  agentConfigSchema,
+  reflectorConfigSchema,
+  scorerConfigSchema,
+  verifierConfigSchema,
+} from "../agents/agent.schema";
+
+/** The usual test locations and test-runner configs. */
+export const DEFAULT_PROTECTED_PATHS = [
+  "**/*.test.*",
+  "**/*_test.*",
+  "**/*.spec.*",
+  "test/**",
+  "tests/**",
+  "**/__tests__/**",
+  "spec/**",
+  "vitest.config.*",
+  "jest.config.*",
+  "pytest.ini",
+  "**/conftest.py",
+];
+
+export const evidenceSchema = z.object({
+  protectedPaths: z
+    .array(z.string().trim().min(1).max(500))
+    .max(100)
+    .default(DEFAULT_PROTECTED_PATHS)
+    .describe("Globs of protected files; a modified or deleted one is tampering (new files are allowed)"),
+  onTamper: z
+    .enum(["restore", "fail"])
+    .default("restore")
+    .describe(
+      "restore = put the baseline version back before the checks run; fail = count the iteration as failed evidence",
+    ),
+});
 
 export const loopDefinitionSchema = z.object({
   name: z.string().trim().max(200).default("").describe("Name (optional)"),
@@ -15,8 +49,20 @@ export const loopDefinitionSchema = z.object({
     .refine((p) => p === "" || isAbsolute(p), "must be an absolute path")
     .default("")
     .describe("Directory the agent works in (empty: a fresh folder for this loop under the data directory)"),
+  isolation: z
+    .enum(["worktree", "in-place"])
+    .default("worktree")
+    .describe(
+      "In a git repository: worktree = the loop's own worktree on branch ralph/<id>, made from HEAD (uncommitted changes in your checkout are not copied); in-place = your own checkout",
+    ),
+  evidence: evidenceSchema
+    .prefault({})
+    .describe("Protected evidence: files the agent may read but must not change (tests, test-runner configs)"),
   loop: loopConfigSchema.prefault({}).describe("Limits, budget, handoff, health and approval gates"),
   agent: agentConfigSchema.describe("Agent"),
+  fallbackAgent: agentConfigSchema
+    .optional()
+    .describe("Fallback agent: runs while the agent's usage limit holds (loop.limits.onUsageLimit = fallback)"),
   scorers: z.array(scorerConfigSchema).default([]).describe("Scorers and validators"),
   verifier: verifierConfigSchema.default({ kind: "none" }).describe("Verifier"),
   reflector: reflectorConfigSchema.default({ kind: "rule-based" }).describe("Reflector"),

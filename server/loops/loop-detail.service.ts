@@ -3,15 +3,22 @@
 // for the charts (built from the append-only iterations), the events the
 // charts mark (health, interventions, breaker, handoffs, gates), and what
 // awaits the operator. The stored definition leaves only redacted.
-import { buildReport, restoreFromCheckpoint, remainingIterations, forecastBudget } from "../engine";
+import { buildReport, remainingIterations, forecastBudget } from "../engine";
+import { recentApprovals } from "../db/approvals.repo";
 import type { Database } from "../db/client";
+import { pendingControlRequests } from "../db/controls.repo";
 import { listEvents } from "../db/events.repo";
-import { iterationSeries } from "../db/iterations.repo";
+import { iterationPage } from "../db/iterations.repo";
+import { chartSeries } from "./chart-series";
 import { currentCheckpoint } from "../db/loop-steps.repo";
+import { loopById, loopDefinitionById } from "../db/loops.repo";
 import { notFound } from "../errors";
+import { controlStateOf } from "./control-plan";
+import { displayStatus, isTerminal, loopAvailability } from "./control-rules";
+import { restoreStoredCheckpoint } from "./loop-snapshot";
 import { redactStoredDefinition } from "./redact-definition";
-
-type ScoreCell = { score: number; reason: string | null };
+import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
+import { getEnv } from "../env";
 
 /** Events drawn on the charts; everything else is only in the audit log. */
 export const MARKER_EVENT_TYPES = [
@@ -25,39 +32,59 @@ export const MARKER_EVENT_TYPES = [
   "halted",
 ];
 const MARKER_LIMIT = 500;
+const APPROVAL_LIMIT = 20;
 
-export async function getLoopDetail(db: Database, loopId: string, now: number) {
-  const loop = await db.prisma.loop.findUnique({ where: { id: loopId } });
+/**
+ * `canOperate`: the caller's role may send controls; the availability of
+ * every action then says so, and the UI needs no role check of its own.
+ */
+export async function getLoopDetail(db: Database, loopId: string, now: number, options: { canOperate?: boolean } = {}) {
+  const loop = await loopById(db.prisma, loopId);
   if (!loop) throw notFound("Loop", loopId);
   const [checkpoint, series, pendingControls, approvals, markerEvents] = await Promise.all([
     currentCheckpoint(db.prisma, loopId),
-    iterationSeries(db.prisma, loopId),
-    db.prisma.controlRequest.findMany({ where: { loopId, status: "pending" }, orderBy: { createdAt: "asc" } }),
-    db.prisma.approval.findMany({ where: { loopId }, orderBy: { requestedAt: "desc" }, take: 20 }),
+    chartSeries(db, loopId),
+    pendingControlRequests(db.prisma, loopId),
+    recentApprovals(db.prisma, loopId, APPROVAL_LIMIT),
     listEvents(db.prisma, loopId, { limit: MARKER_LIMIT, types: MARKER_EVENT_TYPES }),
   ]);
-  const snapshot = checkpoint ? restoreFromCheckpoint(JSON.parse(checkpoint.state), checkpoint.sha256) : null;
+  const snapshot = checkpoint ? restoreStoredCheckpoint(checkpoint) : null;
   const report = snapshot ? buildReport(snapshot, now) : null;
-  const forecast = snapshot ? forecastBudget(snapshot.ledger, snapshot.config.budget, remainingIterations(snapshot)) : null;
-  const interrupting = pendingControls.some((c) => c.kind === "interrupt" || c.kind === "kill");
+  const forecast = snapshot
+    ? forecastBudget(snapshot.ledger, snapshot.config.budget, remainingIterations(snapshot))
+    : null;
   const { definition, redactedPaths } = redactStoredDefinition(loop.config);
+  const pendingKinds = pendingControls.map((c) => c.kind);
+  const state = controlStateOf({ status: loop.status, pendingKinds, snapshot });
   return {
     loop: {
       ...loop,
       config: definition,
-      displayStatus: interrupting && ["running", "queued", "waiting"].includes(loop.status) ? "interrupting" : loop.status,
+      displayStatus: displayStatus(state),
+      isTerminal: isTerminal(loop.status),
     },
+    /** Every action's allowed/reason, decided by the same rules the API enforces. */
+    availability: loopAvailability({ ...state, iterations: loop.iteration }, options),
     redactedPaths,
+    /** Parts that run without the sandbox (warning badge). */
+    unsandboxed: unsandboxedParts(loop.config, getEnv().RALPH_AGENT_SANDBOX),
     config: snapshot?.config ?? null,
     report,
     forecast,
     pendingGate: snapshot?.gate ?? null,
-    pendingControls: pendingControls.map((c) => ({ id: c.id, kind: c.kind, actor: c.actor, reason: c.reason, createdAt: c.createdAt })),
-    approvals,
-    series: series.map((s) => ({
-      ...s,
-      scores: Object.fromEntries(Object.entries((s.scores ?? {}) as Record<string, ScoreCell>).map(([k, v]) => [k, v.score])),
+    /** The agent's question the loop waits on (needs_attention), with the policy that made it wait. */
+    pendingQuestion: snapshot?.attention ?? null,
+    pendingControls: pendingControls.map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      actor: c.actor,
+      reason: c.reason,
+      createdAt: c.createdAt,
     })),
+    approvals,
+    /** At most SERIES_POINTS points; `seriesBucketSize` > 1 when each stands for that many iterations. */
+    series: series.points,
+    seriesBucketSize: series.bucketSize,
     // Oldest first, as the charts read them.
     markers: markerEvents.reverse(),
     now: new Date(now),
@@ -66,7 +93,7 @@ export async function getLoopDetail(db: Database, loopId: string, now: number) {
 
 /** The stored definition for "clone": goal and name plus the redacted config. */
 export async function getLoopDefinition(db: Database, loopId: string) {
-  const loop = await db.prisma.loop.findUnique({ where: { id: loopId }, select: { id: true, name: true, goal: true, config: true } });
+  const loop = await loopDefinitionById(db.prisma, loopId);
   if (!loop) throw notFound("Loop", loopId);
   const { definition, redactedPaths } = redactStoredDefinition(loop.config);
   return {
@@ -74,4 +101,10 @@ export async function getLoopDefinition(db: Database, loopId: string) {
     definition: { ...definition, name: loop.name ? `${loop.name} (copy)` : "", goal: loop.goal },
     redactedPaths,
   };
+}
+
+/** A page of a loop's full iteration rows, newest first; `nextBeforeNumber` fetches the page after it. */
+export async function getIterationPage(db: Database, loopId: string, page: { beforeNumber?: number; limit: number }) {
+  const items = await iterationPage(db.prisma, loopId, page);
+  return { items, nextBeforeNumber: items.length === page.limit ? items.at(-1)?.number : undefined };
 }

@@ -27,7 +27,12 @@ describe("the generated form against the real schema", () => {
     // Only the json-schema scorer's free-form "schema" is edited as raw JSON.
     expect(unknown).toEqual([]);
     expect(fieldKind(formSchema.properties!.agent!)).toBe("union");
-    expect(discriminator(formSchema.properties!.agent!)!.variants.map((v) => v.value)).toEqual(["command", "llm", "webhook", "demo"]);
+    expect(discriminator(formSchema.properties!.agent!)!.variants.map((v) => v.value)).toEqual([
+      "command",
+      "llm",
+      "webhook",
+      "demo",
+    ]);
   });
 
   it("rejects, field by field, what the server rejects", () => {
@@ -41,7 +46,14 @@ describe("the generated form against the real schema", () => {
     const server = loopDefinitionSchema.safeParse(bad);
     expect(server.success).toBe(false);
     const serverPaths = new Set(server.error!.issues.map((i) => i.path.join(".")));
-    for (const path of ["goal", "agent.model", "agent.apiKeyEnv", "loop.stop.maxIterations", "loop.validation.minScoreThreshold", "scorers.0.keywords"]) {
+    for (const path of [
+      "goal",
+      "agent.model",
+      "agent.apiKeyEnv",
+      "loop.stop.maxIterations",
+      "loop.validation.minScoreThreshold",
+      "scorers.0.keywords",
+    ]) {
       expect(browser.has(path), `browser flags ${path}`).toBe(true);
       expect(serverPaths.has(path), `server flags ${path}`).toBe(true);
     }

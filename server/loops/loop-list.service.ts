@@ -2,7 +2,12 @@
 // status, a short score trail for the sparkline and what the runaway and
 // silent-agent alarms are judged on (recent iteration pace, heartbeats).
 import type { Database } from "../db/client";
-import { countLoops, listLoops, type LoopListQuery } from "../db/loops.repo";
+import { recentIterations } from "../db/iterations.repo";
+import { countLoops, listLoops, loopsWithPendingControl, type LoopListQuery } from "../db/loops.repo";
+import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
+import { getEnv } from "../env";
+import { liveSummaries } from "./live-iteration.service";
+import { currentAlarms, type LoopAlarm } from "./loop-alarms.service";
 
 /** Iterations per loop behind the sparkline and the pace alarms. */
 export const TRAIL_LENGTH = 30;
@@ -38,38 +43,31 @@ export interface LoopSummary {
   createdAt: Date;
   /** The last TRAIL_LENGTH iterations, oldest first. */
   recent: RecentIteration[];
-}
-
-async function recentIterations(db: Database, loopIds: string[]) {
-  // One small indexed query per loop on the page (at most 100): a per-group
-  // limit is not expressible in one portable Prisma query.
-  const rows = await Promise.all(
-    loopIds.map((loopId) =>
-      db.prisma.iteration.findMany({
-        where: { loopId },
-        orderBy: [{ number: "desc" }, { attempt: "desc" }],
-        take: TRAIL_LENGTH,
-        select: { number: true, meanScore: true, durationMs: true, finishedAt: true },
-      }),
-    ),
-  );
-  return new Map(loopIds.map((id, i) => [id, rows[i]!.reverse()]));
+  /** Parts that run without the sandbox (warning badge). */
+  unsandboxed: string[];
+  /** The iteration in flight, as its live rows last said ("last output 3 s ago"); null when none. */
+  live: { iteration: number; phase: string; outputAt: number | null; heartbeatAt: number | null } | null;
+  /** Alarms judged on the server now (runaway, silent agent, spend rate, needs attention). */
+  alarms: LoopAlarm[];
 }
 
 export async function listLoopSummaries(db: Database, query: LoopListQuery) {
   const [page, total] = await Promise.all([listLoops(db.prisma, query), countLoops(db.prisma, query)]);
   const ids = page.items.map((l) => l.id);
-  const [pending, recent] = await Promise.all([
-    db.prisma.controlRequest.findMany({
-      where: { loopId: { in: ids }, status: "pending", kind: { in: ["interrupt", "kill"] } },
-      select: { loopId: true },
-    }),
-    recentIterations(db, ids),
+  const running = page.items.filter((l) => l.inflightIteration !== null).map((l) => l.id);
+  const [interrupting, recent, live, alarms] = await Promise.all([
+    loopsWithPendingControl(db.prisma, ids, ["interrupt", "kill"]),
+    recentIterations(db.prisma, ids, TRAIL_LENGTH),
+    liveSummaries(db, running),
+    currentAlarms(db.prisma, page.items, Date.now()),
   ]);
-  const interrupting = new Set(pending.map((c) => c.loopId));
+  const sandboxMode = getEnv().RALPH_AGENT_SANDBOX;
   const items: LoopSummary[] = page.items.map((l) => ({
     id: l.id,
-    displayStatus: interrupting.has(l.id) && ["running", "queued", "waiting"].includes(l.status) ? "interrupting" : l.status,
+    displayStatus:
+      interrupting.has(l.id) && ["running", "queued", "waiting", "waiting_for_limit"].includes(l.status)
+        ? "interrupting"
+        : l.status,
     name: l.name,
     goal: l.goal,
     agentKind: l.agentKind,
@@ -89,6 +87,9 @@ export async function listLoopSummaries(db: Database, query: LoopListQuery) {
     nextRunAt: l.nextRunAt,
     createdAt: l.createdAt,
     recent: recent.get(l.id) ?? [],
+    unsandboxed: unsandboxedParts(l.config, sandboxMode),
+    live: live.get(l.id)?.iteration === l.inflightIteration ? live.get(l.id)! : null,
+    alarms: alarms.get(l.id) ?? [],
   }));
   return { items, nextCursor: page.nextCursor, total };
 }

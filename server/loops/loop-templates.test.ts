@@ -5,7 +5,12 @@ import { DEMO_TEMPLATE_ID, loopTemplates } from "./loop-templates";
 describe("loopTemplates", () => {
   it("offers the four templates of the New-loop form, each a valid definition", () => {
     const templates = loopTemplates();
-    expect(templates.map((t) => t.title)).toEqual(["Demo (no keys)", "Claude Code until tests pass", "Codex until tests pass", "Model + LLM judge"]);
+    expect(templates.map((t) => t.title)).toEqual([
+      "Demo (no keys)",
+      "Claude Code until tests pass",
+      "Codex until tests pass",
+      "Model + LLM judge",
+    ]);
     for (const t of templates) expect(loopDefinitionSchema.safeParse(t.definition).success).toBe(true);
   });
 
@@ -18,7 +23,10 @@ describe("loopTemplates", () => {
   it("lets tests decide for the coding agents", () => {
     for (const id of ["claude-code-tests", "codex-tests"]) {
       const t = loopTemplates().find((x) => x.id === id)!;
-      expect(t.definition.scorers).toEqual([expect.objectContaining({ kind: "command-check", argv: ["npm", "test"] })]);
+      expect(t.definition.scorers).toEqual([
+        expect.objectContaining({ kind: "command-check", argv: ["npm", "test"], runner: "auto", format: "auto" }),
+      ]);
+      expect(t.description).toContain("detected runner");
     }
   });
 });

@@ -21,14 +21,27 @@ function demoTemplate(): LoopTemplate {
   return {
     id: DEMO_TEMPLATE_ID,
     title: "Demo (no keys)",
-    description: "An offline demo agent that improves with plateaus, fails now and then and claims done too early. Nothing leaves this machine.",
+    description:
+      "An offline demo agent that improves with plateaus, fails now and then and claims done too early. Nothing leaves this machine.",
     requires: null,
     definition: { name: "Demo loop", ...preset },
   };
 }
 
-/** Tests are the evidence: the loop completes only when `npm test` passes. */
-const testsPass = (): ScorerConfigInput => ({ kind: "command-check", name: "tests", argv: ["npm", "test"], format: "auto", timeoutSeconds: 600 });
+/**
+ * Tests are the evidence: the loop completes only when they all pass. The
+ * runner is detected in the workspace (vitest, jest, mocha, node --test from
+ * package.json; pytest, go test, cargo test from their project files, even
+ * without a package.json) and asked for a report naming the failing tests.
+ */
+const testsPass = (): ScorerConfigInput => ({
+  kind: "command-check",
+  name: "tests",
+  argv: ["npm", "test"],
+  format: "auto",
+  runner: "auto",
+  timeoutSeconds: 600,
+});
 
 const codingLimits = {
   stop: { maxIterations: 20, scoreThreshold: 1, noProgressIterations: 5 },
@@ -45,7 +58,8 @@ export function loopTemplates(): LoopTemplate[] {
     {
       id: "claude-code-tests",
       title: "Claude Code until tests pass",
-      description: "Runs Claude Code headless in the workspace each iteration; `npm test` decides when the work is done.",
+      description:
+        "Runs Claude Code headless in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
       requires: "the claude CLI on the server and ANTHROPIC_API_KEY in its environment",
       definition: {
         name: "Claude Code: tests pass",
@@ -67,7 +81,8 @@ export function loopTemplates(): LoopTemplate[] {
     {
       id: "codex-tests",
       title: "Codex until tests pass",
-      description: "Runs `codex exec --json` in the workspace each iteration; `npm test` decides when the work is done.",
+      description:
+        "Runs `codex exec --json` in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
       requires: "the codex CLI on the server and OPENAI_API_KEY in its environment",
       definition: {
         name: "Codex: tests pass",
@@ -90,7 +105,8 @@ export function loopTemplates(): LoopTemplate[] {
     {
       id: "llm-judge",
       title: "Model + LLM judge",
-      description: "One model call per iteration; a second model scores each answer against a rubric and the loop stops at 0.9.",
+      description:
+        "One model call per iteration; a second model scores each answer against a rubric and the loop stops at 0.9.",
       requires: "OPENAI_API_KEY in the server environment",
       definition: {
         name: "Model + judge",
@@ -100,7 +116,13 @@ export function loopTemplates(): LoopTemplate[] {
           completion: { evidence: ["score"] },
           budget: { maxCostUsd: 2 },
         },
-        agent: { kind: "llm", provider: "openai", model: "gpt-4.1-mini", apiKeyEnv: "OPENAI_API_KEY", maxOutputTokens: 4096 },
+        agent: {
+          kind: "llm",
+          provider: "openai",
+          model: "gpt-4.1-mini",
+          apiKeyEnv: "OPENAI_API_KEY",
+          maxOutputTokens: 4096,
+        },
         scorers: [
           {
             kind: "llm-judge",
@@ -108,7 +130,8 @@ export function loopTemplates(): LoopTemplate[] {
             provider: "openai",
             model: "gpt-4.1-mini",
             apiKeyEnv: "OPENAI_API_KEY",
-            rubric: "Concrete limits per plan, the exact response headers, a 429 body example, and a staged rollout with a rollback. Score 1 only if all are present and consistent.",
+            rubric:
+              "Concrete limits per plan, the exact response headers, a 429 body example, and a staged rollout with a rollback. Score 1 only if all are present and consistent.",
           },
         ],
         verifier: { kind: "none" },

@@ -2,7 +2,12 @@
 // browser (clone, detail): every field whose schema is marked secret is
 // blanked, and the paths that were blanked are listed so the form can ask for
 // them again instead of submitting "[redacted]".
-import { redactAgentConfig, redactReflectorConfig, redactScorerConfigs, redactVerifierConfig } from "../agents/agent.schema";
+import {
+  redactAgentConfig,
+  redactReflectorConfig,
+  redactScorerConfigs,
+  redactVerifierConfig,
+} from "../agents/agent.schema";
 import { REDACTED } from "../agents/redact";
 
 export interface RedactedDefinition {
@@ -22,6 +27,7 @@ export function redactStoredDefinition(stored: unknown): RedactedDefinition {
   const config = (stored && typeof stored === "object" ? stored : {}) as Record<string, unknown>;
   const definition: Record<string, unknown> = { ...config };
   if ("agent" in config) definition.agent = redactAgentConfig(config.agent);
+  if (config.fallbackAgent) definition.fallbackAgent = redactAgentConfig(config.fallbackAgent);
   if ("scorers" in config) definition.scorers = redactScorerConfigs(config.scorers);
   if ("verifier" in config) definition.verifier = redactVerifierConfig(config.verifier);
   if ("reflector" in config) definition.reflector = redactReflectorConfig(config.reflector);

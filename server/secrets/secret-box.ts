@@ -36,7 +36,10 @@ export function sealSecret(key: SecretKey, rowId: string, plaintext: string): st
 export function openSecret(key: SecretKey, rowId: string, envelope: string): string {
   const [version, keyId, data] = envelope.split(":");
   if (version !== "v1" || !keyId || !data) throw new SecretDecryptError("unknown secret format");
-  if (keyId !== key.id) throw new SecretDecryptError(`sealed with another key (${keyId}); set RALPH_SECRET_KEY to the key it was stored with`);
+  if (keyId !== key.id)
+    throw new SecretDecryptError(
+      `sealed with another key (${keyId}); set RALPH_SECRET_KEY to the key it was stored with`,
+    );
   const raw = Buffer.from(data, "base64");
   try {
     const decipher = createDecipheriv("aes-256-gcm", key.key, raw.subarray(0, 12));

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { callerAs, createUser } from "../../test/auth-fixtures";
 import { waitFor } from "../../test/runtime-harness";
@@ -20,6 +20,9 @@ import { createContext } from "../api/context";
 import { createCaller } from "../api/root";
 import { secretKeyFrom } from "./secret-box";
 import { storeSecretResolver } from "./store-secret-resolver";
+
+// The webhook fixture listens on loopback: an admin opened it (read when the env is first parsed).
+vi.stubEnv("RALPH_AGENT_ALLOW_HOSTS", "127.0.0.1");
 
 const SECRET = `whsec_${randomBytes(24).toString("hex")}`;
 const key = secretKeyFrom(randomBytes(32));
@@ -37,7 +40,9 @@ describeEachProvider("secrets at rest", ({ db }) => {
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         const body = Buffer.concat(chunks).toString("utf8");
-        signatures.push(req.headers["x-ralph-signature"] === `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`);
+        signatures.push(
+          req.headers["x-ralph-signature"] === `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+        );
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ output: `done; my signing key is ${SECRET}`, claim: true, data: { leaked: SECRET } }));
       });
@@ -47,18 +52,31 @@ describeEachProvider("secrets at rest", ({ db }) => {
   });
   afterAll(() => new Promise<void>((r) => webhook.close(() => r())));
 
-  const resolver = () => chainSecretResolvers(storeSecretResolver(db, () => key), envSecretResolver);
+  const resolver = (role?: () => Promise<"viewer" | "operator" | "admin">) =>
+    chainSecretResolvers(
+      storeSecretResolver(db, () => key, role),
+      envSecretResolver,
+    );
+  const webhookUse = { kind: "webhook" as const, hosts: ["127.0.0.1"] };
 
   it("lists name, kind, set / not set and the last 4 only; stores ciphertext; updates in place; deletes", async () => {
     const admin = callerAs(db(), (await createUser(db(), "admin")).actor);
-    const created = await admin.secrets.set({ name: "SOME_PROVIDER_KEY", kind: "provider_key", value: "sk-test-abcdefghijklmnop" });
+    const created = await admin.secrets.set({
+      name: "SOME_PROVIDER_KEY",
+      kind: "provider_key",
+      value: "sk-test-abcdefghijklmnop",
+    });
     expect(created).toMatchObject({ name: "SOME_PROVIDER_KEY", last4: "mnop", status: "set" });
     expect(JSON.stringify(created)).not.toContain("sk-test");
     const row = await db().prisma.secret.findUniqueOrThrow({ where: { name: "SOME_PROVIDER_KEY" } });
     expect(row.ciphertext).toMatch(/^v1:[0-9a-f]{8}:/);
     expect(row.ciphertext).not.toContain("sk-test");
 
-    const updated = await admin.secrets.set({ name: "SOME_PROVIDER_KEY", kind: "provider_key", value: "sk-test-zzzzzzzzzzzz9999" });
+    const updated = await admin.secrets.set({
+      name: "SOME_PROVIDER_KEY",
+      kind: "provider_key",
+      value: "sk-test-zzzzzzzzzzzz9999",
+    });
     expect(updated.id).toBe(created.id);
     const list = await admin.secrets.list();
     expect(list.find((s) => s.name === "SOME_PROVIDER_KEY")).toMatchObject({ status: "set", last4: "9999" });
@@ -78,10 +96,22 @@ describeEachProvider("secrets at rest", ({ db }) => {
   it("an executor gets the decrypted value; nothing it emits, and no API response, carries it", async () => {
     const admin = await createUser(db(), "admin");
     const operator = await createUser(db(), "operator");
-    const stored = await callerAs(db(), admin.actor).secrets.set({ name: "WEBHOOK_KEY", kind: "webhook_secret", value: SECRET });
-    expect(await resolver().resolve({ secret: "WEBHOOK_KEY" })).toBe(SECRET);
-    expect(await resolver().resolve({ secret: stored.id })).toBe(SECRET);
-    expect(await resolver().resolve({ secret: "NO_SUCH_SECRET" })).toBeUndefined();
+    const stored = await callerAs(db(), admin.actor).secrets.set({
+      name: "WEBHOOK_KEY",
+      kind: "webhook_secret",
+      value: SECRET,
+      scope: { roles: ["admin", "operator"], kinds: ["webhook"], hosts: ["127.0.0.1"] },
+    });
+    expect(await resolver().resolve({ secret: "WEBHOOK_KEY" }, webhookUse)).toBe(SECRET);
+    expect(await resolver().resolve({ secret: stored.id }, webhookUse)).toBe(SECRET);
+    expect(await resolver().resolve({ secret: "NO_SUCH_SECRET" }, webhookUse)).toBeUndefined();
+    // Outside its scope the store refuses, by id or by name.
+    await expect(resolver().resolve({ secret: stored.id }, { kind: "command", hosts: [] })).rejects.toThrow(
+      /only be used by webhook/,
+    );
+    await expect(
+      resolver().resolve({ secret: "WEBHOOK_KEY" }, { kind: "webhook", hosts: ["10.1.2.3"] }),
+    ).rejects.toThrow(/only be sent to 127.0.0.1/);
 
     const workspace = mkdtempSync(`${tmpdir()}/ralph-secret-ws-`);
     const dispatcher = new LocalDispatcher();
@@ -93,20 +123,29 @@ describeEachProvider("secrets at rest", ({ db }) => {
       instanceId: "secrets-test",
       ports: (loop) => {
         const config = loop.config as Parameters<typeof createPorts>[0];
-        return createPorts({ ...config, scorers: config.scorers ?? [] }, { workspaceDir: () => workspace, secrets: resolver() }, loop.id);
+        return createPorts(
+          { ...config, scorers: config.scorers ?? [] },
+          { workspaceDir: () => workspace, secrets: resolver(async () => "operator"), allowHosts: ["127.0.0.1"] },
+          loop.id,
+        );
       },
     };
     dispatcher.attach(runtime);
-    const as = (who: typeof operator) => createCaller(createContext({ services: { db: db(), dispatcher, engine: systemDeps }, actor: who.actor }));
+    const as = (who: typeof operator) =>
+      createCaller(createContext({ services: { db: db(), dispatcher, engine: systemDeps }, actor: who.actor }));
     try {
       const created = await as(operator).loops.create({
         goal: "Use the signed webhook",
-        agent: { kind: "webhook", url: webhookUrl, signingKeySecret: "WEBHOOK_KEY", allowHosts: ["127.0.0.1"] },
-        loop: { stop: { maxIterations: 1 } },
+        agent: { kind: "webhook", url: webhookUrl, signingKeySecret: "WEBHOOK_KEY" },
+        loop: { stop: { maxIterations: 1 }, completion: { allowNoEvidence: true } },
         start: true,
       });
       const loopId = created.id;
-      await waitFor(() => db().prisma.loop.findUniqueOrThrow({ where: { id: loopId } }), (l) => !["queued", "running", "draft"].includes(l.status), 20_000);
+      await waitFor(
+        () => db().prisma.loop.findUniqueOrThrow({ where: { id: loopId } }),
+        (l) => !["queued", "running", "draft"].includes(l.status),
+        20_000,
+      );
       expect(signatures.at(-1)).toBe(true);
 
       const share = await as(operator).share.create({ loopId });

@@ -7,15 +7,22 @@
  *   and re-checks expiry and revocation on every call, so a revoke takes
  *   effect on the next request.
  * - Whatever a shared page shows goes through `redactLoopForShare` (see
- *   ./share-redaction.ts).
+ *   ./share-redaction.ts): `sharedLoopDetail` and `sharedIterationPage`.
  */
 import type { Database } from "../db/client";
-import { insertShareLink, revokeShareLink, shareLinkByHash, shareLinksOfLoop, touchShareLink } from "../db/share-links.repo";
+import { loopExists } from "../db/loops.repo";
+import {
+  insertShareLink,
+  revokeShareLink,
+  shareLinkByHash,
+  shareLinksOfLoop,
+  touchShareLink,
+} from "../db/share-links.repo";
 import { notFound } from "../errors";
 import { enforceLimit, hit, type RateLimit } from "../auth/rate-limit";
 import { hashToken, looksLikeToken, newToken } from "../auth/tokens";
-
-export { redactLoopForShare, redactIterationsForShare, type SharedLoopDetail } from "./share-redaction";
+import { getIterationPage, getLoopDetail } from "../loops/loop-detail.service";
+import { redactIterationsForShare, redactLoopForShare } from "./share-redaction";
 
 /** Unknown, expired or revoked tokens per IP: guessing is pointless at 256 bits, and this makes it slow too. */
 export const SHARE_MISS_LIMIT: RateLimit = { bucket: "share-miss-ip", max: 20, windowMs: 10 * 60_000 };
@@ -36,8 +43,7 @@ export async function createShareLink(
   db: Database,
   input: { loopId: string; expiresAt: Date | null; createdById: string | null; newId: () => string },
 ): Promise<CreatedShareLink> {
-  const loop = await db.prisma.loop.findUnique({ where: { id: input.loopId }, select: { id: true } });
-  if (!loop) throw notFound("Loop", input.loopId);
+  if (!(await loopExists(db.prisma, input.loopId))) throw notFound("Loop", input.loopId);
   const token = newToken();
   const row = await insertShareLink(db.prisma, {
     id: input.newId(),
@@ -53,7 +59,11 @@ export async function listShareLinks(db: Database, loopId: string, now: number) 
   const rows = await shareLinksOfLoop(db.prisma, loopId);
   return rows.map((row) => ({
     ...row,
-    state: row.revokedAt ? ("revoked" as const) : row.expiresAt && row.expiresAt.getTime() <= now ? ("expired" as const) : ("active" as const),
+    state: row.revokedAt
+      ? ("revoked" as const)
+      : row.expiresAt && row.expiresAt.getTime() <= now
+        ? ("expired" as const)
+        : ("active" as const),
   }));
 }
 
@@ -70,16 +80,39 @@ export async function revokeShare(db: Database, id: string, now: number): Promis
  *           rate-limit key, never trusted for anything else.
  * @param now epoch ms; injectable for tests.
  */
-export async function resolveShareToken(db: Database, token: string, ip: string, now = Date.now()): Promise<{ loopId: string } | null> {
+export async function resolveShareToken(
+  db: Database,
+  token: string,
+  ip: string,
+  now = Date.now(),
+): Promise<{ loopId: string } | null> {
   await enforceLimit(db, SHARE_LOOKUP_LIMIT, ip, now, "Too many shared-page requests from your address.");
-  await enforceLimit(db, SHARE_MISS_LIMIT, ip, now, "Too many invalid share links from your address.");
   await hit(db, SHARE_LOOKUP_LIMIT, ip, now);
   const link = looksLikeToken(token) ? await shareLinkByHash(db.prisma, hashToken(token)) : null;
   const live = link && !link.revokedAt && (!link.expiresAt || link.expiresAt.getTime() > now);
   if (!live) {
+    // Only misses are held to the miss limit: behind a shared proxy address,
+    // someone else's bad links must not block a valid one. Guessing stays
+    // bounded by the lookup limit above (and by 256-bit tokens).
+    await enforceLimit(db, SHARE_MISS_LIMIT, ip, now, "Too many invalid share links from your address.");
     await hit(db, SHARE_MISS_LIMIT, ip, now);
     return null;
   }
   await touchShareLink(db.prisma, link.id, new Date(now));
   return { loopId: link.loopId };
+}
+
+/** A loop as a shared page shows it (and as the share preview shows operators): its detail, allow-listed. */
+export async function sharedLoopDetail(db: Database, loopId: string, now: number) {
+  return redactLoopForShare(await getLoopDetail(db, loopId, now));
+}
+
+/** A page of a shared loop's iterations, allow-listed like the rest of the page. */
+export async function sharedIterationPage(
+  db: Database,
+  loopId: string,
+  page: { beforeNumber?: number; limit: number },
+) {
+  const { items, nextBeforeNumber } = await getIterationPage(db, loopId, page);
+  return { items: redactIterationsForShare(items), nextBeforeNumber };
 }

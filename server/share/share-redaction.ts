@@ -8,15 +8,41 @@
  * fixed env values); the workspace path, lease and creator columns are
  * dropped; operators are named only as "an operator".
  */
-import { redactAgentConfig, redactReflectorConfig, redactScorerConfigs, redactVerifierConfig } from "../agents/agent.schema";
+import {
+  redactAgentConfig,
+  redactReflectorConfig,
+  redactScorerConfigs,
+  redactVerifierConfig,
+} from "../agents/agent.schema";
 import type { getLoopDetail } from "../loops/loop-detail.service";
 
 export type LoopDetail = Awaited<ReturnType<typeof getLoopDetail>>;
 
 const LOOP_FIELDS = [
-  "id", "name", "goal", "agentKind", "status", "displayStatus", "stopType", "stopReason", "health",
-  "iteration", "maxIterations", "costUsd", "budgetUsd", "tokensIn", "tokensOut", "tokensCache",
-  "bestScore", "lastScore", "createdAt", "updatedAt", "startedAt", "finishedAt", "lastActivityAt",
+  "id",
+  "name",
+  "goal",
+  "agentKind",
+  "status",
+  "displayStatus",
+  "isTerminal",
+  "stopType",
+  "stopReason",
+  "health",
+  "iteration",
+  "maxIterations",
+  "costUsd",
+  "budgetUsd",
+  "tokensIn",
+  "tokensOut",
+  "tokensCache",
+  "bestScore",
+  "lastScore",
+  "createdAt",
+  "updatedAt",
+  "startedAt",
+  "finishedAt",
+  "lastActivityAt",
 ] as const;
 
 type SharedLoop = Pick<LoopDetail["loop"], (typeof LOOP_FIELDS)[number]> & { definition: Record<string, unknown> };
@@ -48,15 +74,23 @@ export function redactLoopForShare(detail: LoopDetail) {
     forecast: detail.forecast,
     pendingGate: detail.pendingGate,
     pendingControls: detail.pendingControls.map(({ id, kind, createdAt }) => ({ id, kind, createdAt, actor: SOMEONE })),
-    approvals: detail.approvals.map(({ decidedById: _id, decidedBy, ...rest }) => ({ ...rest, decidedBy: decidedBy ? SOMEONE : null })),
+    approvals: detail.approvals.map(({ decidedById: _id, decidedBy, ...rest }) => ({
+      ...rest,
+      decidedBy: decidedBy ? SOMEONE : null,
+    })),
     series: detail.series,
+    seriesBucketSize: detail.seriesBucketSize,
     // Chart markers without who did what.
-    markers: detail.markers.map(({ id, type, createdAt, payload }) => ({ id, type, createdAt, payload, actor: SOMEONE })),
+    markers: detail.markers.map(({ id, type, createdAt, payload }) => ({
+      id,
+      type,
+      createdAt,
+      payload,
+      actor: SOMEONE,
+    })),
     now: detail.now,
   };
 }
-
-export type SharedLoopDetail = ReturnType<typeof redactLoopForShare>;
 
 type IterationLike = { loopId?: string; agentId?: string; checkpointId?: string | null };
 

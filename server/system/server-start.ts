@@ -1,10 +1,12 @@
 // What the app does at start: check the environment, make the database ready,
-// and start the sweeper that resumes loops left behind by a crash.
+// start the sweeper that resumes loops left behind by a crash, and the alert
+// deliverer that sends the outbox.
 import { getEnv } from "../env";
 import { prepareDatabase } from "../db/bootstrap";
 import { resolveDatabaseTarget } from "../db/database-target";
 import { startAppSweeper } from "../jobs/app-runtime";
 import { startAuth } from "../auth/start-up";
+import { startAppAlertDeliverer } from "../alerts/app-deliverer";
 
 export async function startServerRuntime() {
   const env = getEnv(); // a bad variable fails here, naming it
@@ -13,6 +15,7 @@ export async function startServerRuntime() {
   const where = target.kind === "sqlite" ? target.file : new URL(target.url).pathname.slice(1);
   const auth = await startAuth(); // before the first request: stamps peer addresses, creates RALPH_ADMIN_*
   startAppSweeper();
+  startAppAlertDeliverer();
   console.log(
     `Ralph Control: ${target.kind} database ${where} ` +
       (applied.length ? `migrated (${applied.join(", ")})` : "is up to date") +

@@ -1,10 +1,9 @@
-import { getDatabase } from "@/server/db/database";
-import { getHealth } from "@/server/system/health.service";
+import { getProcessHealth } from "@/server/system/health.service";
 
 export const dynamic = "force-dynamic";
 
 export async function GET() {
-  const report = await getHealth(getDatabase(), process.cwd());
+  const report = await getProcessHealth();
   return Response.json(report, {
     status: report.status === "down" ? 503 : 200,
     headers: { "cache-control": "no-store" },

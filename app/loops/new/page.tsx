@@ -1,6 +1,6 @@
 import { NewLoopForm } from "@/components/new-loop/new-loop-form";
 import { Toaster } from "@/components/ui/toast";
-import { HydrateClient, prefetch, trpc } from "@/server/api/rsc";
+import { HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata = { title: "New loop" };
 export const dynamic = "force-dynamic";
@@ -15,8 +15,8 @@ export default async function NewLoopPage({ searchParams }: { searchParams: Prom
     <HydrateClient>
       <h1 className="text-2xl font-semibold tracking-tight">{from ? "Clone loop" : "New loop"}</h1>
       <p className="mb-6 mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-400">
-        One goal, an agent, and the evidence that decides when it is done. Every field comes from the same schema the API
-        validates with; defaults are filled in.
+        One goal, an agent, and the evidence that decides when it is done. Every field comes from the same schema the
+        API validates with; defaults are filled in.
       </p>
       <NewLoopForm from={from} />
       <Toaster />

@@ -2,7 +2,7 @@
 // procedures. Null for an unknown, expired or revoked token (→ 404), and a
 // "slow down" marker when the caller's address hit the lookup rate limit.
 import { TRPCError } from "@trpc/server";
-import { serverCaller } from "@/server/api/rsc";
+import { serverCaller } from "@/lib/trpc/server";
 
 export async function loadSharedReport(token: string) {
   const caller = await serverCaller();
@@ -11,7 +11,9 @@ export async function loadSharedReport(token: string) {
     const last = await caller.share.iterations({ token, limit: 1 });
     return { kind: "ok" as const, report, final: last.items[0] ?? null, generatedAt: new Date() };
   } catch (error) {
-    if (error instanceof TRPCError && error.code === "NOT_FOUND") return { kind: "missing" as const };
+    // A token the input schema refuses (too long, say) is just another unknown link.
+    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST"))
+      return { kind: "missing" as const };
     if (error instanceof TRPCError && error.code === "TOO_MANY_REQUESTS") return { kind: "limited" as const };
     throw error;
   }

@@ -1,20 +1,74 @@
 "use client";
 // A chart's card: title, a plain-language summary for screen readers (the
-// SVG itself is decorative), the point count the tests read, and an empty
-// state while there is nothing to draw yet.
-import type { ReactNode } from "react";
+// SVG itself is decorative), a "view as table" toggle with the same data,
+// the point count the tests read, and an empty state while there is nothing
+// to draw yet.
+import { useState, type ReactNode } from "react";
+import type { ChartTableData } from "./chart-summaries";
+import { ChartTable } from "./chart-table";
 
-export function ChartFrame({ title, summary, points, empty, children, footer, testId }: { title: string; summary: string; points: number; empty: string; children: ReactNode; footer?: ReactNode; testId: string }) {
+export function ChartFrame({
+  title,
+  summary,
+  points,
+  empty,
+  children,
+  footer,
+  testId,
+  table,
+  legend,
+  height = "h-60",
+  drawable = points > 0,
+}: {
+  title: string;
+  summary: ReactNode;
+  points: number;
+  empty: string;
+  children: ReactNode;
+  footer?: ReactNode;
+  testId: string;
+  table: ChartTableData;
+  /** Shown instead of the summary text in the caption (the summary then only goes to the drawing's label). */
+  legend?: ReactNode;
+  height?: string;
+  /** Whether there is anything to draw (defaults to points > 0). */
+  drawable?: boolean;
+}) {
+  const [asTable, setAsTable] = useState(false);
+  const label = typeof summary === "string" ? `${title}: ${summary}` : title;
   return (
-    <figure data-testid={testId} data-points={points} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <figure
+      data-testid={testId}
+      data-points={points}
+      className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <span className="text-sm font-semibold text-slate-800 dark:text-slate-200">{title}</span>
-        <span className="text-xs text-slate-500 dark:text-slate-400">{summary}</span>
+        <span className="flex flex-wrap items-baseline gap-3 text-xs text-slate-600 dark:text-slate-400">
+          {legend ?? summary}
+          {drawable && (
+            <button
+              type="button"
+              aria-pressed={asTable}
+              aria-label={`View ${title} as a table`}
+              onClick={() => setAsTable((v) => !v)}
+              className="rounded px-1 font-medium text-slate-700 underline underline-offset-2 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-sky-700 dark:text-slate-300 dark:hover:text-white dark:focus-visible:outline-sky-400"
+            >
+              View as table
+            </button>
+          )}
+        </span>
       </figcaption>
-      {points === 0 ? (
-        <div className="flex h-48 items-center justify-center rounded-lg border border-dashed border-slate-200 text-sm text-slate-500 dark:border-slate-800 dark:text-slate-400">{empty}</div>
+      {!drawable ? (
+        <div
+          className={`flex ${height === "h-60" ? "h-48" : height} items-center justify-center rounded-lg border border-dashed border-slate-200 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400`}
+        >
+          {empty}
+        </div>
+      ) : asTable ? (
+        <ChartTable title={title} table={table} className={height === "h-60" ? "h-60" : "max-h-60"} />
       ) : (
-        <div role="img" aria-label={`${title}: ${summary}`} className="h-60 w-full">
+        <div role="img" aria-label={label} className={`${height} w-full`}>
           {children}
         </div>
       )}

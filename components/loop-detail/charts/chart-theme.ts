@@ -7,7 +7,10 @@ export const BUDGET = "#e11d48";
 export const FORECAST = "#f59e0b";
 export const HANDOFF = "#8b5cf6";
 export const GRID = "#94a3b840";
-export const AXIS = { fill: "#64748b", fontSize: 11 };
+// Axis, legend and label text take their slate colour per theme from globals.css (.recharts-* rules).
+export const AXIS = { fontSize: 11 };
+/** Legend: slate text (globals.css) with the series colour as the swatch only. */
+export const LEGEND = { wrapperStyle: { fontSize: 12 } };
 
 export const HEALTH_COLORS: Record<string, string> = {
   healthy: "#10b981",

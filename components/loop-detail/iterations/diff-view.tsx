@@ -8,14 +8,19 @@ export function DiffView({ before, after }: { before: string; after: string }) {
     const diff = diffLines(before, after);
     return { ...diff, lines: withContext(diff.lines, 2) };
   }, [before, after]);
-  if (added === 0 && removed === 0) return <p className="text-sm text-slate-500 dark:text-slate-400">Identical to the previous output.</p>;
+  if (added === 0 && removed === 0)
+    return <p className="text-sm text-slate-500 dark:text-slate-400">Identical to the previous output.</p>;
   return (
     <div>
       <p className="mb-1 text-xs text-slate-600 dark:text-slate-400">
-        <span className="text-emerald-700 dark:text-emerald-400">+{added}</span> / <span className="text-rose-700 dark:text-rose-400">−{removed}</span> lines
+        <span className="text-emerald-700 dark:text-emerald-400">+{added}</span> /{" "}
+        <span className="text-rose-700 dark:text-rose-400">−{removed}</span> lines
         {coarse ? " (too long to match line by line: shown as replaced)" : ""}
       </p>
-      <pre className="max-h-80 overflow-auto rounded-lg border border-slate-200 bg-slate-50 p-2 text-xs leading-relaxed dark:border-slate-800 dark:bg-slate-950" aria-label="Line diff against the previous output">
+      <pre
+        className="max-h-80 overflow-auto rounded-lg border border-slate-200 bg-slate-50 p-2 text-xs leading-relaxed dark:border-slate-800 dark:bg-slate-950"
+        aria-label="Line diff against the previous output"
+      >
         {lines.map((l, i) =>
           l.skipped ? (
             <div key={i} className="select-none text-slate-400">

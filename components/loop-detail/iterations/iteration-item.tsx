@@ -2,20 +2,37 @@
 // One iteration in the timeline: a one-line summary that expands to its details.
 import { useId, useState } from "react";
 import type { IterationRow } from "@/components/shared/api-types";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { formatDuration, formatScore, formatUsd } from "@/components/loops/format";
 import { IterationDetails } from "./iteration-details";
-
-const STATUS_TONE: Record<string, BadgeTone> = { succeeded: "good", failed: "bad", error: "bad", interrupted: "warn" };
+import { FailureKindBadge, statusBadge } from "./iteration-outcome";
+import { checksWithEvidence } from "./test-evidence";
+import { TestEvidenceBadge } from "./test-evidence-panel";
+import { WorkspaceBadges } from "./workspace-summary";
 
 /** `handoff`: the trigger when the next iteration started from a fresh context. */
-export function IterationItem({ it, previousOutput, handoff, defaultOpen = false }: { it: IterationRow; previousOutput: string | null; handoff: string | null; defaultOpen?: boolean }) {
+export function IterationItem({
+  it,
+  handoff,
+  defaultOpen = false,
+  labelAgent = false,
+}: {
+  it: IterationRow;
+  handoff: string | null;
+  defaultOpen?: boolean;
+  /** Say which agent ran it (the loop has used its fallback agent). */
+  labelAgent?: boolean;
+}) {
   const [open, setOpen] = useState(defaultOpen);
   const panel = useId();
   // "Agent said done, evidence says no": the claim a loop must never complete on.
   const saidDoneWithoutEvidence = it.claimedDone && !it.evidenceComplete;
   return (
-    <li data-testid="iteration" data-number={it.number} className="rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+    <li
+      data-testid="iteration"
+      data-number={it.number}
+      className="rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
       <button
         type="button"
         aria-expanded={open}
@@ -28,17 +45,32 @@ export function IterationItem({ it, previousOutput, handoff, defaultOpen = false
         </span>
         <span className="font-semibold tabular-nums">
           #{it.number}
-          {it.attempt > 1 ? <span className="font-normal text-slate-500"> (attempt {it.attempt})</span> : null}
+          {it.attempt > 1 ? (
+            <span className="font-normal text-slate-600 dark:text-slate-400"> (attempt {it.attempt})</span>
+          ) : null}
         </span>
-        <Badge tone={STATUS_TONE[it.status] ?? "neutral"}>{it.status}</Badge>
+        <Badge tone={statusBadge(it).tone}>{statusBadge(it).label}</Badge>
+        <FailureKindBadge it={it} />
+        {labelAgent ? (
+          <Badge tone={it.agent === "fallback" ? "info" : "neutral"}>
+            {it.agent === "fallback" ? "fallback agent" : "primary agent"}
+          </Badge>
+        ) : null}
         <span className="tabular-nums">score {formatScore(it.meanScore)}</span>
+        <TestEvidenceBadge checks={checksWithEvidence(it.scores)} />
         {saidDoneWithoutEvidence && (
-          <span data-testid="claim-mismatch" className="rounded bg-rose-700 px-1.5 py-0.5 text-xs font-semibold text-white">
+          <span
+            data-testid="claim-mismatch"
+            className="rounded bg-rose-700 px-1.5 py-0.5 text-xs font-semibold text-white"
+          >
             ⚑ agent said done, evidence says no
           </span>
         )}
-        {it.claimMismatch && !saidDoneWithoutEvidence && <Badge tone="info">evidence says done, agent did not claim it</Badge>}
+        {it.claimMismatch && !saidDoneWithoutEvidence && (
+          <Badge tone="info">evidence says done, agent did not claim it</Badge>
+        )}
         {handoff && <Badge tone="info">⇄ fresh context next: {handoff.replace(/_/g, " ")}</Badge>}
+        <WorkspaceBadges it={it} />
         {it.error && <Badge tone="bad">error</Badge>}
         <span className="ml-auto flex gap-3 text-xs text-slate-600 tabular-nums dark:text-slate-400">
           <span>{formatUsd(it.costUsd)}</span>
@@ -46,7 +78,7 @@ export function IterationItem({ it, previousOutput, handoff, defaultOpen = false
         </span>
       </button>
       <div id={panel} hidden={!open}>
-        {open && <IterationDetails it={it} previousOutput={previousOutput} />}
+        {open && <IterationDetails it={it} />}
       </div>
     </li>
   );

@@ -6,52 +6,83 @@
 import { useQueries } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
-import type { IterationRow } from "@/components/shared/api-types";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { IterationItem } from "./iteration-item";
+import { PatchDownload } from "./patch-download";
+import { WorktreeRemove } from "./worktree-remove";
 
 export const ITERATION_PAGE = 20;
-
-/** The output each iteration number ended with (its last attempt), for diffs. */
-function outputsByNumber(rows: IterationRow[]): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const r of [...rows].sort((a, b) => a.number - b.number || a.attempt - b.attempt)) out.set(r.number, r.output);
-  return out;
-}
 
 export function IterationTimeline({ loopId, handoffs }: { loopId: string; handoffs: Map<number, string> }) {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<number[]>([]);
   const pages = useQueries({
     queries: [undefined, ...cursors].map((beforeNumber) =>
-      trpc.loops.iterations.queryOptions({ id: loopId, limit: ITERATION_PAGE, ...(beforeNumber ? { beforeNumber } : {}) }),
+      trpc.loops.iterations.queryOptions({
+        id: loopId,
+        limit: ITERATION_PAGE,
+        ...(beforeNumber ? { beforeNumber } : {}),
+      }),
     ),
   });
   const first = pages[0]!;
   if (first.isPending) return <SkeletonRows rows={4} label="Loading iterations" />;
-  if (first.isError) return <ErrorState title="Could not load iterations" message={errorMessage(first.error)} onRetry={() => first.refetch()} />;
+  if (first.isError)
+    return (
+      <ErrorState
+        title="Could not load iterations"
+        message={errorMessage(first.error)}
+        onRetry={() => first.refetch()}
+      />
+    );
   if (first.data.items.length === 0) {
-    return <EmptyState title="No iterations yet">Each iteration appears here as soon as it ends: its input, output, scores, and the agent’s claim beside the evidence.</EmptyState>;
+    return (
+      <EmptyState title="No iterations yet">
+        Each iteration appears here as soon as it ends: its input, output, scores, and the agent’s claim beside the
+        evidence.
+      </EmptyState>
+    );
   }
   const rows = pages.flatMap((p) => p.data?.items ?? []);
-  const outputs = outputsByNumber(rows);
   const last = pages.at(-1)!;
   const failed = pages.find((p) => p.isError);
+  // Once a fallback agent ran, every iteration says which agent ran it.
+  const withFallback = rows.some((r) => r.agent === "fallback");
   return (
     <div>
+      <div className="mb-2 flex justify-end gap-2">
+        <WorktreeRemove loopId={loopId} />
+        <PatchDownload loopId={loopId} />
+      </div>
       <ol className="space-y-2" aria-label="Iterations, newest first">
         {rows.map((it) => (
-          <IterationItem key={`${it.number}:${it.attempt}`} it={it} previousOutput={outputs.get(it.number - 1) ?? null} handoff={handoffs.get(it.number) ?? null} />
+          <IterationItem
+            key={`${it.number}:${it.attempt}`}
+            it={it}
+            labelAgent={withFallback}
+            handoff={handoffs.get(it.number) ?? null}
+          />
         ))}
       </ol>
       {last.isPending && <SkeletonRows rows={2} label="Loading older iterations" />}
-      {failed && <ErrorState title="Could not load older iterations" message={errorMessage(failed.error)} onRetry={() => failed.refetch()} />}
+      {failed && (
+        <ErrorState
+          title="Could not load older iterations"
+          message={errorMessage(failed.error)}
+          onRetry={() => failed.refetch()}
+        />
+      )}
       {last.data?.nextBeforeNumber && (
-        <Button variant="secondary" size="sm" className="mt-3" onClick={() => setCursors((cs) => [...cs, last.data!.nextBeforeNumber!])}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+          onClick={() => setCursors((cs) => [...cs, last.data!.nextBeforeNumber!])}
+        >
           Load older iterations
         </Button>
       )}

@@ -8,12 +8,11 @@ import { describeEachProvider } from "../../../test/db-providers";
 import { sleep, until } from "../../../test/event-test-helpers";
 import { FetchEventSource } from "../../../test/fetch-event-source";
 import { appendEvents, latestEventId, type StoredLoopEvent } from "../../db/events.repo";
-import { closeEventWakeups, getEventWakeups, notifyEventsWritten } from "../../loops/event-wakeups";
+import { closeEventWakeups, getEventWakeups, notifyEventsWritten } from "../../events/event-wakeups";
 import type { AppRouter } from "../root";
-import { readSseFrames, type SseFrame } from "../sse-frames";
-import { servicesWithoutJobs, startTrpcHttpServer, type TrpcHttpServer } from "../trpc-http-server";
+import { readSseFrames, type SseFrame } from "../../../test/sse-frames";
+import { servicesWithoutJobs, startTrpcHttpServer, type TrpcHttpServer } from "../../../test/trpc-http-server";
 import { SSE_OPTIONS } from "../trpc";
-
 
 afterAll(() => closeEventWakeups());
 
@@ -147,7 +146,10 @@ describeEachProvider("events.stream over HTTP", ({ db }) => {
     // The audit list, over the same client: newest first, paged by beforeId.
     const loopId = crypto.randomUUID();
     await db().prisma.loop.create({ data: { id: loopId, goal: "g", agentKind: "demo", config: {} } });
-    await appendEvents(db().prisma, ["a", "b", "a", "c", "a"].map((type) => ({ loopId, type })));
+    await appendEvents(
+      db().prisma,
+      ["a", "b", "a", "c", "a"].map((type) => ({ loopId, type })),
+    );
     const page1 = await client.events.list.query({ loopId, limit: 2, types: ["a"] });
     expect(page1.items.map((e) => e.type)).toEqual(["a", "a"]);
     const page2 = await client.events.list.query({ loopId, limit: 2, types: ["a"], beforeId: page1.nextBeforeId });

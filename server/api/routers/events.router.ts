@@ -1,9 +1,8 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { latestCommittedEventId, listEvents } from "../../db/events.repo";
-import { streamEvents } from "../../loops/event-stream";
-import { getEventWakeups } from "../../loops/event-wakeups";
+import { listLoopEvents, openEventStream } from "../../events/events.service";
 import { roleProcedure, router } from "../trpc";
+import { eventPageOutput } from "./misc.types";
 
 const loopId = z.string().min(1).max(100);
 
@@ -38,16 +37,10 @@ export const eventsRouter = router({
     // before the response starts, so once the client sees the stream connected
     // (onStarted), every event committed afterwards reaches it.
     .subscription(async ({ ctx, input, signal }) => {
-      const latest = await latestCommittedEventId(ctx.db);
-      // A delivered id is committed, so it is never above the newest id unless
-      // the database was reset or its newest events deleted: then resume from
-      // the newest, or the stream would wait for ids that may never come.
-      const afterId = input?.lastEventId ? Math.min(Number(input.lastEventId), latest) : latest;
-      const events = streamEvents(ctx.db, {
+      const events = await openEventStream(ctx.db, {
         loopId: input?.loopId,
-        afterId,
+        lastEventId: input?.lastEventId ? Number(input.lastEventId) : null,
         signal: signal ?? new AbortController().signal,
-        wakeups: getEventWakeups(ctx.db),
       });
       return (async function* () {
         for await (const event of events) yield tracked(String(event.id), event);
@@ -57,12 +50,8 @@ export const eventsRouter = router({
   /** The audit view: one loop's events, newest first, a page at a time. */
   list: roleProcedure("viewer")
     .input(eventListInput)
-    .query(async ({ ctx, input }) => {
-      const items = await listEvents(ctx.db.prisma, input.loopId, {
-        beforeId: input.beforeId,
-        limit: input.limit,
-        types: input.types,
-      });
-      return { items, nextBeforeId: items.length === input.limit ? items.at(-1)?.id : undefined };
-    }),
+    .output(eventPageOutput)
+    .query(({ ctx, input }) =>
+      listLoopEvents(ctx.db, input.loopId, { beforeId: input.beforeId, limit: input.limit, types: input.types }),
+    ),
 });

@@ -1,6 +1,6 @@
 // The dashboard's read procedures: templates, clone source, detail and list
 // extras, and the share preview, never leaking a secret value or reference.
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import { describeEachProvider } from "../../../test/db-providers";
 import { createHarness, improvingAgent, waitFor, type Harness } from "../../../test/runtime-harness";
 import { createContext } from "../context";
@@ -8,6 +8,8 @@ import { createCaller } from "../root";
 
 const SECRET_VALUE = "sk-live-0123456789abcdef";
 const SECRET_ENV = "PROD_ONLY_KEY";
+// Agents may take a server variable only when an admin lists it.
+vi.stubEnv("RALPH_AGENT_ENV_ALLOW", SECRET_ENV);
 
 describeEachProvider("loops read procedures", ({ db }) => {
   let harness: Harness | undefined;
@@ -21,22 +23,43 @@ describeEachProvider("loops read procedures", ({ db }) => {
     const { id } = await caller().loops.create({
       name: "Secretive",
       goal: "Fix the build",
-      agent: { kind: "command", argv: ["./agent.sh"], env: { TOKEN: SECRET_VALUE }, secrets: [{ name: "API_KEY", env: SECRET_ENV }] },
-      loop: { stop: { maxIterations: 5, scoreThreshold: 1 }, completion: { evidence: ["score"] } },
+      agent: {
+        kind: "command",
+        argv: ["./agent.sh"],
+        env: { TOKEN: SECRET_VALUE },
+        secrets: [{ name: "API_KEY", env: SECRET_ENV }],
+      },
+      // The harness scores every output; the definition itself names no scorer.
+      loop: {
+        stop: { maxIterations: 5, scoreThreshold: 1 },
+        completion: { evidence: ["score"], allowNoEvidence: true },
+      },
       start: true,
     });
-    await waitFor(() => caller().loops.byId({ id }), (d) => d.loop.status === "completed");
+    await waitFor(
+      () => caller().loops.byId({ id }),
+      (d) => d.loop.status === "completed",
+    );
     return id;
   }
 
   it("offers the four templates", async () => {
-    expect((await caller().loops.templates()).map((t) => t.id)).toEqual(["demo", "claude-code-tests", "codex-tests", "llm-judge"]);
+    expect((await caller().loops.templates()).map((t) => t.id)).toEqual([
+      "demo",
+      "claude-code-tests",
+      "codex-tests",
+      "llm-judge",
+    ]);
   });
 
   it("clone source, detail and share preview carry no secret, and say what was blanked", async () => {
     const id = await finishedLoop();
     const clone = await caller().loops.definition({ id });
-    expect(clone.definition).toMatchObject({ goal: "Fix the build", name: "Secretive (copy)", agent: { kind: "command", argv: ["./agent.sh"] } });
+    expect(clone.definition).toMatchObject({
+      goal: "Fix the build",
+      name: "Secretive (copy)",
+      agent: { kind: "command", argv: ["./agent.sh"] },
+    });
     expect(clone.redactedPaths.sort()).toEqual(["agent.env.TOKEN", "agent.secrets.0.env"]);
 
     const detail = await caller().loops.byId({ id });
@@ -49,6 +72,33 @@ describeEachProvider("loops read procedures", ({ db }) => {
     expect(detail.series).toHaveLength(3);
     expect(detail.markers.some((m) => m.type === "halted")).toBe(true);
     expect(detail.now).toBeInstanceOf(Date);
+  });
+
+  it("answers the loop's public fields only, with availability decided on the server", async () => {
+    const id = await finishedLoop();
+    // The row does carry the runtime's bookkeeping; the output contract strips it.
+    const row = await harness!.services.db.prisma.loop.findUniqueOrThrow({ where: { id } });
+    expect(row).toHaveProperty("version");
+    // An agent's process group is the runtime's; the spend it reported is the operator's.
+    const spend = { input: 10, output: 2, cache: 0, costUsd: 0.25 };
+    const group = { pgid: 4242, host: "h", bootId: null, startTicks: null, marker: "m" };
+    await harness!.services.db.prisma.loop.update({ where: { id }, data: { inflightAgent: { group, spend } } });
+    const detail = await caller().loops.byId({ id });
+    for (const internal of ["leaseOwner", "leaseExpiresAt", "version", "checkpointId", "createdById"]) {
+      expect(detail.loop).not.toHaveProperty(internal);
+    }
+    expect(detail.loop.inflightAgent).toEqual({ spend });
+    expect(detail.loop).toMatchObject({ id, status: "completed", displayStatus: "completed", isTerminal: true });
+    expect(detail.availability.kill).toEqual({ allowed: false, reason: "the loop has ended (completed)" });
+    expect(detail.availability.fork.allowed).toBe(true);
+    expect(detail.availability.share.allowed).toBe(true);
+
+    const viewer = { id: "user-viewer", email: "viewer@read.test", name: "viewer", role: "viewer" as const };
+    const asViewer = createCaller(createContext({ services: harness!.services, actor: viewer }));
+    const seen = await asViewer.loops.byId({ id });
+    expect(Object.values(seen.availability).every((a) => !a.allowed)).toBe(true);
+    expect(seen.availability.fork.reason).toBe("your role can only view loops");
+    expect((await asViewer.auth.me())?.permissions).toEqual({ operateLoops: false, administer: false });
   });
 
   it("lists each loop with its recent iterations for the sparkline and alarms", async () => {

@@ -1,13 +1,28 @@
 import { z } from "zod";
-import { iterationPage } from "../../db/iterations.repo";
 import { listLoopSummaries } from "../../loops/loop-list.service";
-import { getLoopDefinition, getLoopDetail } from "../../loops/loop-detail.service";
+import { getIterationPage, getLoopDefinition, getLoopDetail } from "../../loops/loop-detail.service";
 import { loopTemplates } from "../../loops/loop-templates";
-import { redactLoopForShare } from "../../share/share-links.service";
+import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.service";
+import { sharedLoopDetail } from "../../share/share-links.service";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
 import { loopControlsRouter } from "./loop-controls.router";
+import {
+  createdLoopOutput,
+  definitionOutput,
+  formSchemaOutput,
+  iterationPageOutput,
+  loopDetailOutput,
+  loopListOutput,
+  sharedDetailOutput,
+  templatesOutput,
+  usageLimitsOutput,
+} from "./loops.types";
+import { usageLimitOverview } from "../../loops/usage-limits.service";
+import { liveIterationOutput } from "./live.types";
+import { getLiveIteration } from "../../loops/live-iteration.service";
+import { hasRole } from "../../auth/actor";
 
 const viewer = roleProcedure("viewer");
 const loopId = z.string().min(1).max(100);
@@ -22,33 +37,81 @@ export const loopListInput = z.object({
   cursor: z.string().min(1).optional(),
 });
 
-
 // The New-loop form is generated from this, the same schema `create` validates with.
 const formSchema = z.toJSONSchema(loopDefinitionSchema, { io: "input", unrepresentable: "any" });
 
 export const loopsRouter = router({
   create: roleProcedure("operator")
     .input(loopDefinitionSchema.extend({ start: z.boolean().default(true) }))
+    .output(createdLoopOutput)
     .mutation(({ ctx, input }) => {
       const { start, ...definition } = input;
-      return createLoopFromDefinition(ctx.services, definition, start, { actor: ctx.actor, reason: "created from the API" });
+      return createLoopFromDefinition(ctx.services, definition, start, {
+        actor: ctx.actor,
+        reason: "created from the API",
+      });
     }),
-  formSchema: viewer.query(() => formSchema),
-  list: viewer.input(loopListInput).query(({ ctx, input }) => listLoopSummaries(ctx.db, input)),
-  byId: viewer.input(z.object({ id: loopId })).query(({ ctx, input }) => getLoopDetail(ctx.db, input.id, ctx.services.engine.now())),
+  formSchema: viewer.output(formSchemaOutput).query(() => formSchema),
+  list: viewer
+    .input(loopListInput)
+    .output(loopListOutput)
+    .query(({ ctx, input }) => listLoopSummaries(ctx.db, input)),
+  /** Provider usage-limit windows shared by loops on one account, with the loops waiting on each. */
+  usageLimits: viewer
+    .output(usageLimitsOutput)
+    .query(({ ctx }) => usageLimitOverview(ctx.db, new Date(ctx.services.engine.now()))),
+  byId: viewer
+    .input(z.object({ id: loopId }))
+    .output(loopDetailOutput)
+    .query(({ ctx, input }) =>
+      getLoopDetail(ctx.db, input.id, ctx.services.engine.now(), { canOperate: hasRole(ctx.actor, "operator") }),
+    ),
+  /** The iteration in flight: output tail, tool calls, heartbeat, phase, health (live rows folded). */
+  live: viewer
+    .input(z.object({ id: loopId }))
+    .output(liveIterationOutput)
+    .query(({ ctx, input }) => getLiveIteration(ctx.db, input.id)),
   iterations: viewer
-    .input(z.object({ id: loopId, beforeNumber: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(100).default(20) }))
-    .query(async ({ ctx, input }) => {
-      const items = await iterationPage(ctx.db.prisma, input.id, input);
-      return { items, nextBeforeNumber: items.length === input.limit ? items[items.length - 1]?.number : undefined };
-    }),
+    .input(
+      z.object({
+        id: loopId,
+        beforeNumber: z.number().int().min(1).optional(),
+        limit: z.number().int().min(1).max(100).default(20),
+      }),
+    )
+    .output(iterationPageOutput)
+    .query(({ ctx, input }) => getIterationPage(ctx.db, input.id, input)),
+  /** One iteration's code diff (unified, capped, redacted when it was taken). */
+  iterationDiff: viewer
+    .input(z.object({ id: loopId, number: z.number().int().min(1) }))
+    .output(
+      z.object({
+        number: z.number(),
+        attempt: z.number(),
+        sha: z.string().nullable(),
+        diff: z.string().nullable(),
+        truncated: z.boolean(),
+        error: z.string().nullable(),
+      }),
+    )
+    .query(({ ctx, input }) => iterationCodeDiffOf(ctx.db, input.id, input.number)),
+  /** The loop's work against its baseline as a `.patch` (secrets scrubbed); what viewers may read anyway. */
+  patch: viewer
+    .input(z.object({ id: loopId }))
+    .output(z.object({ fileName: z.string(), patch: z.string() }))
+    .query(({ ctx, input }) => loopPatchOf(ctx.db, input.id)),
   /** Starting points for the New-loop form (complete, valid definitions). */
-  templates: viewer.query(() => loopTemplates()),
+  templates: viewer.output(templatesOutput).query(() => loopTemplates()),
   /** A loop's stored definition for "clone", secrets blanked (redactedPaths says which to ask again). */
-  definition: viewer.input(z.object({ id: loopId })).query(({ ctx, input }) => getLoopDefinition(ctx.db, input.id)),
+  definition: viewer
+    .input(z.object({ id: loopId }))
+    .output(definitionOutput)
+    .query(({ ctx, input }) => getLoopDefinition(ctx.db, input.id)),
   /** Exactly what `share.view` would show for this loop: the redaction preview before a link is created. */
   sharePreview: roleProcedure("operator")
     .input(z.object({ id: loopId }))
-    .query(async ({ ctx, input }) => redactLoopForShare(await getLoopDetail(ctx.db, input.id, ctx.services.engine.now()))),
-  ...loopControlsRouter._def.record,
+    .output(sharedDetailOutput)
+    .query(({ ctx, input }) => sharedLoopDetail(ctx.db, input.id, ctx.services.engine.now())),
+  /** Operator controls: `loops.controls.<name>`. */
+  controls: loopControlsRouter,
 });

@@ -1,19 +1,19 @@
 // Share links: operators create, list and revoke them; anyone holding a live
 // token can read that one loop, redacted, and nothing else.
 import { z } from "zod";
-import { iterationPage } from "../../db/iterations.repo";
-import { getLoopDetail } from "../../loops/loop-detail.service";
 import {
   createShareLink,
   listShareLinks,
-  redactIterationsForShare,
-  redactLoopForShare,
   resolveShareToken,
   revokeShare,
+  sharedIterationPage,
+  sharedLoopDetail,
 } from "../../share/share-links.service";
 import { notFound } from "../../errors";
 import type { ApiContext } from "../context";
 import { publicProcedure, roleProcedure, router } from "../trpc";
+import { okOutput } from "./admin.types";
+import { createdShareOutput, shareLinkOutput, sharedDetailOutput, sharedIterationPageOutput } from "./loops.types";
 
 const operator = roleProcedure("operator");
 const loopId = z.string().min(1).max(100);
@@ -27,7 +27,18 @@ async function sharedLoopId(ctx: ApiContext, value: string) {
 
 export const shareRouter = router({
   create: operator
-    .input(z.object({ loopId, expiresInHours: z.number().int().min(1).max(24 * 365).optional() }))
+    .input(
+      z.object({
+        loopId,
+        expiresInHours: z
+          .number()
+          .int()
+          .min(1)
+          .max(24 * 365)
+          .optional(),
+      }),
+    )
+    .output(createdShareOutput)
     .mutation(({ ctx, input }) => {
       const now = ctx.services.engine.now();
       return createShareLink(ctx.db, {
@@ -37,22 +48,34 @@ export const shareRouter = router({
         newId: ctx.services.engine.newId,
       });
     }),
-  list: operator.input(z.object({ loopId })).query(({ ctx, input }) => listShareLinks(ctx.db, input.loopId, ctx.services.engine.now())),
-  revoke: operator.input(z.object({ id: z.string().min(1).max(100) })).mutation(async ({ ctx, input }) => {
-    await revokeShare(ctx.db, input.id, ctx.services.engine.now());
-    return { ok: true as const };
-  }),
+  list: operator
+    .input(z.object({ loopId }))
+    .output(z.array(shareLinkOutput))
+    .query(({ ctx, input }) => listShareLinks(ctx.db, input.loopId, ctx.services.engine.now())),
+  revoke: operator
+    .input(z.object({ id: z.string().min(1).max(100) }))
+    .output(okOutput)
+    .mutation(async ({ ctx, input }) => {
+      await revokeShare(ctx.db, input.id, ctx.services.engine.now());
+      return { ok: true as const };
+    }),
 
   /** The shared page's data: NOT_FOUND for unknown, expired or revoked tokens; TOO_MANY_REQUESTS when rate-limited. */
-  view: publicProcedure.input(z.object({ token })).query(async ({ ctx, input }) => {
-    const id = await sharedLoopId(ctx, input.token);
-    return redactLoopForShare(await getLoopDetail(ctx.db, id, ctx.services.engine.now()));
-  }),
-  iterations: publicProcedure
-    .input(z.object({ token, beforeNumber: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(100).default(20) }))
+  view: publicProcedure
+    .input(z.object({ token }))
+    .output(sharedDetailOutput)
     .query(async ({ ctx, input }) => {
       const id = await sharedLoopId(ctx, input.token);
-      const items = redactIterationsForShare(await iterationPage(ctx.db.prisma, id, input));
-      return { items, nextBeforeNumber: items.length === input.limit ? items.at(-1)?.number : undefined };
+      return sharedLoopDetail(ctx.db, id, ctx.services.engine.now());
     }),
+  iterations: publicProcedure
+    .input(
+      z.object({
+        token,
+        beforeNumber: z.number().int().min(1).optional(),
+        limit: z.number().int().min(1).max(100).default(20),
+      }),
+    )
+    .output(sharedIterationPageOutput)
+    .query(async ({ ctx, input }) => sharedIterationPage(ctx.db, await sharedLoopId(ctx, input.token), input)),
 });

@@ -7,6 +7,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ tok
   return exportSharedReport((await params).token, {
     extension: "json",
     contentType: "application/json; charset=utf-8",
-    render: (loaded) => JSON.stringify({ generatedAt: loaded.generatedAt, ...loaded.report, finalIteration: loaded.final }, null, 2),
+    render: (loaded) =>
+      JSON.stringify({ generatedAt: loaded.generatedAt, ...loaded.report, finalIteration: loaded.final }, null, 2),
   });
 }

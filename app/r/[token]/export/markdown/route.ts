@@ -10,6 +10,10 @@ export async function GET(_request: Request, { params }: { params: Promise<{ tok
     extension: "md",
     contentType: "text/markdown; charset=utf-8",
     render: ({ report, final, generatedAt }) =>
-      reportMarkdown({ loop: report.loop, report: report.report, series: report.series as IterationPoint[] }, final, generatedAt),
+      reportMarkdown(
+        { loop: report.loop, report: report.report, series: report.series as IterationPoint[] },
+        final,
+        generatedAt,
+      ),
   });
 }

@@ -1,0 +1,104 @@
+// How the CLI prints: JSON for scripts (--json), one plain line per event when
+// stdout is not a terminal (CI logs), and a redrawn status line under the
+// plain lines when it is.
+
+export interface LoopLine {
+  id: string;
+  name?: string;
+  status: string;
+  displayStatus?: string;
+  stopType?: string | null;
+  health: string;
+  iteration: number;
+  maxIterations: number;
+  costUsd: number;
+  budgetUsd?: number | null;
+  lastScore?: number | null;
+  bestScore?: number | null;
+}
+
+const score = (value: number | null | undefined) => (value === null || value === undefined ? "–" : value.toFixed(2));
+const money = (value: number) => `$${value.toFixed(4)}`;
+
+/**
+ * One progress line per iteration, as `watch` and `--wait` print them: n/max,
+ * the iteration's outcome and mean score, its cost beside the loop's total
+ * (and budget), and the health it left the loop in.
+ */
+export function progressLine(
+  loop: LoopLine,
+  iteration?: {
+    number: number;
+    attempt?: number;
+    status: string;
+    meanScore: number | null;
+    costUsd: number;
+    health?: string | null;
+  },
+) {
+  if (!iteration) {
+    return [
+      `${loop.iteration}/${loop.maxIterations}`,
+      loop.displayStatus ?? loop.status,
+      `score ${score(loop.lastScore)}`,
+      `cost ${money(loop.costUsd)}${loop.budgetUsd ? ` of ${money(loop.budgetUsd)}` : ""}`,
+      `health ${loop.health}`,
+    ].join("  ");
+  }
+  return [
+    `${iteration.number}/${loop.maxIterations}${iteration.attempt && iteration.attempt > 1 ? ` (attempt ${iteration.attempt})` : ""}`,
+    iteration.status,
+    `score ${score(iteration.meanScore)}`,
+    `cost ${money(iteration.costUsd)} (total ${money(loop.costUsd)}${loop.budgetUsd ? ` of ${money(loop.budgetUsd)}` : ""})`,
+    `health ${iteration.health ?? loop.health}`,
+  ].join("  ");
+}
+
+export function summaryLine(loop: LoopLine) {
+  const stop = loop.stopType && loop.stopType !== "none" ? ` (${loop.stopType})` : "";
+  return `${loop.id} ${loop.status}${stop} after ${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"}, best score ${score(loop.bestScore)}, cost ${money(loop.costUsd)}`;
+}
+
+export interface Printer {
+  /** A line that stays (plain output, or above the status line on a terminal). */
+  line(text: string): void;
+  /** The live status line: redrawn in place on a terminal, nothing otherwise. */
+  status(text: string): void;
+  done(): void;
+}
+
+export function createPrinter(stream: NodeJS.WriteStream = process.stdout): Printer {
+  if (!stream.isTTY) {
+    return { line: (text) => void stream.write(`${text}\n`), status: () => undefined, done: () => undefined };
+  }
+  let shown = false;
+  const clear = () => {
+    if (shown) stream.write("\r\x1b[2K");
+    shown = false;
+  };
+  return {
+    line(text) {
+      clear();
+      stream.write(`${text}\n`);
+    },
+    status(text) {
+      clear();
+      const width = Math.max(20, (stream.columns ?? 80) - 1);
+      stream.write(`\x1b[2m${text.slice(0, width)}\x1b[0m`);
+      shown = true;
+    },
+    done: clear,
+  };
+}
+
+export function printJson(value: unknown) {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A fixed-width table for `ls`. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows
+    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "))
+    .join("\n");
+}

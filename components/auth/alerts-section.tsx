@@ -1,0 +1,267 @@
+"use client";
+// Admin: alert channels (generic webhook, Slack, Discord), what each receives,
+// "send test", and the delivery log with its dead letters (and "retry").
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
+import { useTRPC } from "@/lib/trpc/client";
+import { errorMessage, Field, FormError, INPUT } from "./field";
+import { Section } from "./section";
+
+// The same list as server/alert-kinds.ts; the server validates every value.
+const KINDS = [
+  ["attention", "Needs attention"],
+  ["approval", "Approval gate opened"],
+  ["budget", "Budget threshold"],
+  ["runaway", "Runaway alarm"],
+  ["health", "Silent agent / health"],
+  ["loop_ended", "Loop ended"],
+  ["usage_limit", "Usage limit wait"],
+] as const;
+type Kind = (typeof KINDS)[number][0];
+type ChannelKind = "webhook" | "slack" | "discord";
+
+const STATUS_TONE: Record<string, BadgeTone> = { delivered: "good", pending: "warn", dead: "bad" };
+
+function KindPicker({ value, onChange, idPrefix }: { value: Kind[]; onChange: (v: Kind[]) => void; idPrefix: string }) {
+  return (
+    <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      <legend className="sr-only">Events</legend>
+      {KINDS.map(([kind, label]) => (
+        <label key={kind} htmlFor={`${idPrefix}-${kind}`} className="flex items-center gap-1.5">
+          <input
+            id={`${idPrefix}-${kind}`}
+            type="checkbox"
+            checked={value.includes(kind)}
+            onChange={(e) => onChange(e.target.checked ? [...value, kind] : value.filter((k) => k !== kind))}
+          />
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export function AlertsSection() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const channels = useQuery(trpc.alerts.channels.queryOptions());
+  const log = useQuery({ ...trpc.alerts.deliveries.queryOptions({ limit: 50 }), refetchInterval: 5_000 });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.alerts.channels.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.alerts.deliveries.queryKey() });
+  };
+  const create = useMutation(trpc.alerts.createChannel.mutationOptions({ onSuccess: refresh }));
+  const update = useMutation(trpc.alerts.updateChannel.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(trpc.alerts.deleteChannel.mutationOptions({ onSuccess: refresh }));
+  const test = useMutation(trpc.alerts.sendTest.mutationOptions({ onSuccess: refresh }));
+  const retry = useMutation(trpc.alerts.retry.mutationOptions({ onSuccess: refresh }));
+  const [form, setForm] = useState({ name: "", kind: "webhook" as ChannelKind, url: "", loops: "" });
+  const [events, setEvents] = useState<Kind[]>(KINDS.map(([k]) => k));
+  const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const { loops, ...channel } = form;
+    create.mutate(
+      { ...channel, events, loopIds: loops.split(/[\s,]+/).filter(Boolean) },
+      {
+        onSuccess: (made) => {
+          setSecret({ name: made.channel.name, value: made.signingSecret });
+          setForm({ name: "", kind: "webhook", url: "", loops: "" });
+        },
+      },
+    );
+  };
+
+  return (
+    <Section
+      title="Alerts"
+      description="Tell people when a loop needs them. Each message says what happened, the loop's state and links to it; webhook bodies are signed (X-Ralph-Signature, HMAC-SHA256) and carry an Idempotency-Key. Failed deliveries are retried with backoff, then dead-lettered below."
+    >
+      <FormError
+        message={
+          errorMessage(channels.error) ??
+          errorMessage(update.error) ??
+          errorMessage(remove.error) ??
+          errorMessage(test.error) ??
+          errorMessage(retry.error)
+        }
+      />
+      {secret && (
+        <div
+          role="status"
+          className="mb-4 space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950"
+        >
+          <p>
+            Channel <strong>{secret.name}</strong> created. Its signing secret (shown once) lets the receiver verify
+            X-Ralph-Signature:
+          </p>
+          <input
+            readOnly
+            aria-label="Signing secret"
+            className={`${INPUT} font-mono`}
+            value={secret.value}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <Button variant="ghost" onClick={() => setSecret(null)}>
+            Done
+          </Button>
+        </div>
+      )}
+      {channels.data?.length === 0 && <EmptyState title="No alert channels yet" />}
+      <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label="Alert channels">
+        {channels.data?.map((channel) => (
+          <li key={channel.id} className="space-y-2 py-3">
+            <div className="flex flex-wrap items-center gap-3">
+              <span className="font-medium">{channel.name}</span>
+              <Badge tone="info">{channel.kind}</Badge>
+              <span className="font-mono text-slate-600 dark:text-slate-400">{channel.host}</span>
+              <span className="text-xs text-slate-600 dark:text-slate-400">
+                {channel.loopIds.length === 0
+                  ? "every loop"
+                  : `${channel.loopIds.length} loop${channel.loopIds.length === 1 ? "" : "s"}`}
+              </span>
+              {!channel.enabled && <Badge>disabled</Badge>}
+              <span className="ml-auto" />
+              <Button
+                variant="secondary"
+                aria-label={`Send a test to ${channel.name}`}
+                disabled={test.isPending}
+                onClick={() => test.mutate({ channelId: channel.id })}
+              >
+                Send test
+              </Button>
+              <Button
+                variant="ghost"
+                aria-label={`${channel.enabled ? "Disable" : "Enable"} ${channel.name}`}
+                onClick={() => update.mutate({ id: channel.id, enabled: !channel.enabled })}
+              >
+                {channel.enabled ? "Disable" : "Enable"}
+              </Button>
+              <Button
+                variant="danger"
+                aria-label={`Delete ${channel.name}`}
+                disabled={remove.isPending}
+                onClick={() => remove.mutate({ id: channel.id })}
+              >
+                Delete
+              </Button>
+            </div>
+            <KindPicker
+              idPrefix={`channel-${channel.id}`}
+              value={channel.events}
+              onChange={(next) => next.length && update.mutate({ id: channel.id, events: next })}
+            />
+          </li>
+        ))}
+      </ul>
+
+      <h3 className="mb-2 text-sm font-medium">Add a channel</h3>
+      <form onSubmit={submit} className="mb-8 grid gap-3 sm:grid-cols-3" noValidate>
+        <Field
+          id="alert-name"
+          label="Name"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+        />
+        <div className="space-y-1">
+          <label htmlFor="alert-kind" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+            Kind
+          </label>
+          <select
+            id="alert-kind"
+            className={INPUT}
+            value={form.kind}
+            onChange={(e) => setForm({ ...form, kind: e.target.value as ChannelKind })}
+          >
+            <option value="webhook">Webhook (signed JSON)</option>
+            <option value="slack">Slack incoming webhook</option>
+            <option value="discord">Discord webhook</option>
+          </select>
+        </div>
+        <Field
+          id="alert-url"
+          label="Webhook URL"
+          type="url"
+          autoComplete="off"
+          value={form.url}
+          onChange={(e) => setForm({ ...form, url: e.target.value })}
+        />
+        <div className="sm:col-span-3">
+          <Field
+            id="alert-loops"
+            label="Only these loops (ids, comma-separated; empty: every loop)"
+            value={form.loops}
+            onChange={(e) => setForm({ ...form, loops: e.target.value })}
+          />
+        </div>
+        <div className="sm:col-span-3">
+          <KindPicker idPrefix="alert-new" value={events} onChange={setEvents} />
+        </div>
+        <div className="sm:col-span-3">
+          <FormError message={errorMessage(create.error)} />
+          <Button type="submit" className="mt-2" disabled={create.isPending}>
+            Add channel
+          </Button>
+        </div>
+      </form>
+
+      <h3 className="mb-2 text-sm font-medium">Delivery log</h3>
+      {log.data?.length === 0 && <EmptyState title="Nothing sent yet" />}
+      <table className="w-full text-left text-sm" aria-label="Alert deliveries">
+        <thead className="text-xs text-slate-600 dark:text-slate-400">
+          <tr>
+            <th className="py-1 font-medium">Queued</th>
+            <th className="font-medium">Channel</th>
+            <th className="font-medium">Alert</th>
+            <th className="font-medium">Status</th>
+            <th className="font-medium">Attempts</th>
+            <th className="font-medium">Last answer</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {log.data?.map((d) => (
+            <tr key={d.id} data-status={d.status}>
+              <td className="py-1.5">
+                <LocalTime date={d.createdAt} />
+              </td>
+              <td>{d.channel.name}</td>
+              <td>
+                {d.kind}
+                {d.loopId && (
+                  <a className="ml-1 text-sky-700 underline dark:text-sky-400" href={`/loops/${d.loopId}`}>
+                    loop
+                  </a>
+                )}
+              </td>
+              <td>
+                <Badge tone={STATUS_TONE[d.status] ?? "neutral"}>
+                  {d.status === "dead" ? "dead letter" : d.status}
+                </Badge>
+              </td>
+              <td>{d.attempts}</td>
+              <td
+                className="max-w-xs truncate text-xs text-slate-600 dark:text-slate-400"
+                title={d.lastError ?? undefined}
+              >
+                {d.lastError ?? (d.lastStatus ? `HTTP ${d.lastStatus}` : "")}
+              </td>
+              <td>
+                {d.status === "dead" && (
+                  <Button variant="ghost" onClick={() => retry.mutate({ id: d.id })} disabled={retry.isPending}>
+                    Retry
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}

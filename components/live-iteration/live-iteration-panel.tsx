@@ -1,0 +1,105 @@
+"use client";
+// The iteration in flight, at the top of the timeline: elapsed time, phase,
+// health, nudges and escalations as they happen, tool calls and the output
+// tail (with a "follow" toggle). The view comes from `loops.live`; the page's
+// event stream folds newer rows into the same query (see live-fold.ts).
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { useTRPC } from "@/lib/trpc/client";
+import { formatDuration } from "@/components/loops/format";
+import { useNow } from "@/components/shared/use-now";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import type { LiveView } from "./live-fold";
+
+const PHASES: Record<string, string> = {
+  agent: "agent running",
+  scorers: "scoring",
+  verifier: "verifying",
+  reflector: "reflecting",
+};
+const HEALTH_TONE: Record<string, BadgeTone> = {
+  healthy: "good",
+  degraded: "warn",
+  stuck: "bad",
+  failing: "bad",
+  terminated: "bad",
+};
+
+const ago = (at: number | null, now: number) =>
+  at === null ? "never" : `${Math.max(0, Math.round((now - at) / 1000))} s ago`;
+
+export function LiveIterationPanel({ loopId, inFlight }: { loopId: string; inFlight: boolean }) {
+  const trpc = useTRPC();
+  const live = useQuery({ ...trpc.loops.live.queryOptions({ id: loopId }), enabled: inFlight });
+  if (!inFlight || !live.data) return null;
+  return <LiveIterationCard view={live.data} />;
+}
+
+function LiveIterationCard({ view }: { view: LiveView }) {
+  const now = useNow().getTime();
+  const [follow, setFollow] = useState(true);
+  const tail = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    if (follow && tail.current) tail.current.scrollTop = tail.current.scrollHeight;
+  }, [follow, view.lastEventId]);
+
+  return (
+    <section
+      aria-label={`Iteration ${view.iteration} in flight`}
+      data-testid="live-iteration"
+      className="mb-3 rounded-xl border border-sky-300 bg-sky-50/60 p-3 text-sm dark:border-sky-800 dark:bg-sky-950/40"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <strong>Iteration {view.iteration}</strong>
+        <Badge tone="info" dot>
+          {PHASES[view.phase] ?? view.phase}
+        </Badge>
+        <Badge tone={HEALTH_TONE[view.health] ?? "neutral"}>{view.health}</Badge>
+        <span className="text-slate-600 dark:text-slate-300" data-testid="live-elapsed">
+          running · {formatDuration(now - view.startedAt)}
+        </span>
+        <span className="text-slate-600 dark:text-slate-300" data-testid="live-heartbeat">
+          last output {ago(view.outputAt, now)} · heartbeat {ago(view.heartbeatAt, now)}
+        </span>
+      </div>
+      {view.interventions.length > 0 && (
+        <ul className="mt-2 space-y-1" data-testid="live-interventions">
+          {view.interventions.map((i) => (
+            <li key={`${i.at}-${i.level}`} className="text-amber-900 dark:text-amber-200">
+              <strong className="capitalize">{i.level}</strong>: {i.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {view.tools.length > 0 && (
+        <div className="mt-2 flex flex-wrap items-center gap-1" data-testid="live-tools">
+          <span className="text-xs text-slate-600 dark:text-slate-300">Tool calls:</span>
+          {view.tools.slice(-12).map((t, i) => (
+            <Badge key={`${t.at}-${i}`}>{t.name}</Badge>
+          ))}
+        </div>
+      )}
+      <div className="mt-2 flex items-center justify-between gap-2 text-xs text-slate-600 dark:text-slate-300">
+        <span>
+          Output: {view.totalLines} lines
+          {view.skippedLines > 0 ? ` (showing the last ${view.lines.length})` : ""}
+        </span>
+        <label className="flex items-center gap-1">
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} />
+          Follow
+        </label>
+      </div>
+      <pre
+        ref={tail}
+        data-testid="live-output"
+        data-output-at={view.outputAt ?? undefined}
+        data-lines={view.totalLines}
+        tabIndex={0}
+        aria-label="Agent output, newest last"
+        className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-2 font-mono text-xs text-slate-100"
+      >
+        {view.lines.length > 0 ? view.lines.join("\n") : "(no output yet)"}
+      </pre>
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+"use client";
+// Why an iteration did not move the loop forward (its failure kind), the
+// question it asked, and what the agent process left behind (exit code,
+// signal, stderr tail, parser warnings, where the cost came from).
+import type { IterationRow } from "@/components/shared/api-types";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+
+/** What each failure kind means, as the badge's text and tooltip (the legend). */
+export const FAILURE_KINDS: Record<string, { label: string; tone: BadgeTone; legend: string }> = {
+  timeout: { label: "timed out", tone: "bad", legend: "the attempt or the whole iteration ran out of time" },
+  crash: { label: "crashed", tone: "bad", legend: "the agent exited non-zero, was killed or could not start" },
+  agent_error: { label: "agent error", tone: "bad", legend: "the agent CLI reported an error in its result" },
+  max_turns: { label: "turn limit", tone: "bad", legend: "the agent stopped at its turn limit" },
+  rate_limit: { label: "rate limited", tone: "warn", legend: "a rate or usage limit; retried with backoff" },
+  malformed: { label: "malformed reply", tone: "bad", legend: "the agent's reply could not be understood" },
+  error: { label: "error", tone: "bad", legend: "the agent call failed" },
+  interrupted: { label: "interrupted", tone: "warn", legend: "an operator kill, a cancel or a health stop" },
+  invalid_output: { label: "invalid output", tone: "bad", legend: "the output failed its validators" },
+  asked_question: { label: "asked a question", tone: "warn", legend: "the agent ended its turn asking the operator" },
+  evidence_failed: {
+    label: "ran · evidence failed",
+    tone: "warn",
+    legend: "the agent ran; the evidence says not done",
+  },
+  no_evidence: { label: "ran · no evidence", tone: "neutral", legend: "nothing could say whether the goal is met" },
+};
+
+/** The status badge: an agent run that succeeded with failing evidence is amber, not a green "succeeded". */
+export function statusBadge(it: Pick<IterationRow, "status" | "failureKind">): { label: string; tone: BadgeTone } {
+  if (it.status === "succeeded" && it.failureKind === "evidence_failed")
+    return { label: "ran · evidence failed", tone: "warn" };
+  if (it.status === "succeeded" && it.failureKind === "no_evidence")
+    return { label: "ran · no evidence", tone: "neutral" };
+  const tone: Record<string, BadgeTone> = {
+    succeeded: "good",
+    failed: "bad",
+    error: "bad",
+    interrupted: "warn",
+    rate_limited: "warn",
+  };
+  return { label: it.status.replace(/_/g, " "), tone: tone[it.status] ?? "neutral" };
+}
+
+export function FailureKindBadge({ it }: { it: Pick<IterationRow, "status" | "failureKind"> }) {
+  const kind = it.failureKind ? FAILURE_KINDS[it.failureKind] : undefined;
+  // The status badge already says "ran · …" for evidence outcomes.
+  if (!kind || (it.status === "succeeded" && /evidence/.test(it.failureKind ?? ""))) return null;
+  return (
+    <span data-testid="failure-kind" data-kind={it.failureKind}>
+      <Badge tone={kind.tone} title={kind.legend}>
+        {kind.label}
+      </Badge>
+    </span>
+  );
+}
+
+type Diagnostics = {
+  exitCode?: number | null;
+  signal?: string | null;
+  stderrTail?: string;
+  unparsedLines?: number;
+  warnings?: string[];
+  costSource?: string;
+  subtype?: string | null;
+};
+
+/** One line per fact, for a failed (or suspicious) iteration. */
+export function diagnosticsText(d: Diagnostics | null | undefined): string[] {
+  if (!d) return [];
+  const lines: string[] = [];
+  if (d.exitCode !== undefined || d.signal) {
+    lines.push(d.exitCode === null || d.signal ? `killed by ${d.signal ?? "a signal"}` : `exit code ${d.exitCode}`);
+  }
+  if (d.subtype) lines.push(`result: ${d.subtype}`);
+  if (d.unparsedLines) lines.push(`${d.unparsedLines} unparsed stdout line${d.unparsedLines === 1 ? "" : "s"}`);
+  if (d.costSource) lines.push(`cost: ${d.costSource}`);
+  for (const w of d.warnings ?? []) lines.push(`warning: ${w}`);
+  return lines;
+}
+
+export function IterationDiagnostics({ it }: { it: Pick<IterationRow, "number" | "question" | "diagnostics"> }) {
+  const d = it.diagnostics as Diagnostics | null;
+  const lines = diagnosticsText(d);
+  if (!it.question && lines.length === 0 && !d?.stderrTail) return null;
+  return (
+    <section className="min-w-0" data-testid="iteration-diagnostics">
+      <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+        Diagnostics
+      </h4>
+      {it.question && (
+        <p className="text-sm">
+          The agent asked: <q>{it.question}</q>
+        </p>
+      )}
+      {lines.length > 0 && (
+        <ul className="text-xs text-slate-700 dark:text-slate-300">
+          {lines.map((l) => (
+            <li key={l}>{l}</li>
+          ))}
+        </ul>
+      )}
+      {d?.stderrTail && (
+        <pre
+          aria-label={`stderr of iteration ${it.number}`}
+          className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-slate-200 bg-slate-50 p-2 text-xs dark:border-slate-800 dark:bg-slate-950"
+        >
+          {d.stderrTail}
+        </pre>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+"use client";
+// Removes an ended loop's worktree folder (its branch and commits stay): an
+// operator action, offered only once the loop has ended.
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
+import { errorMessage } from "@/components/shared/trpc-errors";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/toast";
+
+export function WorktreeRemove({ loopId }: { loopId: string }) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const loop = useQuery(trpc.loops.byId.queryOptions({ id: loopId }));
+  const remove = useMutation({
+    mutationFn: () => client.loops.controls.removeWorktree.mutate({ id: loopId }),
+    onSuccess: (r) => toast(`Worktree removed; branch ${r.branch} keeps the work`, "success"),
+    onError: (e) => toast(errorMessage(e), "error"),
+  });
+  const d = loop.data;
+  if (!d || !d.loop.isTerminal || !d.availability.fork.allowed) return null;
+  return (
+    <Button size="sm" variant="secondary" pending={remove.isPending} onClick={() => remove.mutate()}>
+      Remove worktree
+    </Button>
+  );
+}

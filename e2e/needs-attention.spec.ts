@@ -1,0 +1,49 @@
+// The stopper: a real agent script that changes nothing and ends its turn
+// with a question. The loop waits in "needs attention" with the question and
+// an answer box; the operator's answer from the UI reaches the next prompt.
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { signIn, trpc } from "./support/auth";
+import { expectStatus, shot } from "./support/loops";
+
+const root = mkdtempSync(join(tmpdir(), "ralph-e2e-attention-"));
+test.afterAll(() => rmSync(root, { recursive: true, force: true }));
+const QUESTION = "Should add() also accept strings? Please confirm before I change it.";
+
+test("a loop whose agent asks waits in needs attention; the answer from the UI reaches the next prompt", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // The sandbox hides the app folder: the script runs from the loop's own workspace.
+  copyFileSync(join(process.cwd(), "server/agents/fixtures/asking-agent.sh"), join(root, "asking-agent.sh"));
+  chmodSync(join(root, "asking-agent.sh"), 0o755);
+  await signIn(page, "operator");
+  const created = await trpc(page.request, "loops.create", {
+    goal: "Make ./test.sh pass",
+    workspace: root,
+    agent: { kind: "command", argv: ["./asking-agent.sh"], timeoutSeconds: 30 },
+    loop: { stop: { maxIterations: 3, noProgressIterations: 0 }, completion: { allowNoEvidence: true } },
+    start: true,
+  });
+  expect(created.status, JSON.stringify(created.error)).toBe(200);
+  await page.goto(`/loops/${(created.data as { id: string }).id}`);
+  await expectStatus(page, "needs attention", 60_000);
+  await expect(page.getByTestId("no-evidence-badge")).toHaveText("can never complete; stops on limits");
+  const panel = page.getByTestId("pending-question");
+  await expect(panel.getByTestId("agent-question")).toHaveText(QUESTION);
+  await expect(page.getByTestId("failure-kind").first()).toHaveText("asked a question");
+  await shot(page, "needs-attention");
+
+  await panel.getByLabel("Your answer").fill("Numbers only, please.");
+  await panel.getByRole("button", { name: "Send answer" }).click();
+  const second = page.locator('[data-testid="iteration"][data-number="2"]');
+  await expect(second).toBeVisible({ timeout: 60_000 });
+  // It asks again, and the loop waits again rather than re-sending the prompt.
+  await expectStatus(page, "needs attention", 60_000);
+  await second.getByRole("button").first().click();
+  const input = second.getByLabel("Input of iteration 2");
+  await expect(input).toContainText(`> ${QUESTION}`);
+  await expect(input).toContainText("answered:\n> Numbers only, please.");
+});

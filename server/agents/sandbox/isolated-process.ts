@@ -1,0 +1,74 @@
+/**
+ * Everything a command-running adapter (agent, check, verifier) needs before
+ * it spawns: the environment (allowlisted variables, resolved secrets), and,
+ * unless the sandbox is off, the argv wrapped for the sandbox with the
+ * process's own HOME and network allowlist.
+ */
+import { AgentError } from "../agent-error";
+import type { CommandPreset, ProcessFields } from "../command.schema";
+import type { AgentDeps } from "../deps";
+import { buildChildEnv } from "../process-env";
+import { missingProgram } from "../process-group";
+import { agentHome, serverIsolation } from "./isolation";
+import { networkHosts } from "./network-presets";
+import { sandboxArgv, sandboxAvailability } from "./sandbox-runtime";
+
+export interface PreparedProcess {
+  argv: string[];
+  env: Record<string, string>;
+  secretValues: string[];
+  sandboxed: boolean;
+  /** Call once the process has exited. */
+  release(): void;
+}
+
+export interface ProcessRequest {
+  config: Pick<ProcessFields, "envAllow" | "env" | "secrets" | "sandbox" | "network">;
+  deps: AgentDeps;
+  loopId: string;
+  workspace: string;
+  cwd: string;
+  argv: string[];
+  extraEnv: Record<string, string>;
+  /** Whose model API hosts the process may reach (a command agent's preset); null for checks and verifiers. */
+  preset: CommandPreset | null;
+}
+
+export async function prepareProcess(req: ProcessRequest): Promise<PreparedProcess> {
+  const isolation = req.deps.isolation ?? serverIsolation();
+  const sandboxed = isolation.mode === "on" && req.config.sandbox === "on";
+  // Every host the process could send a secret to: a stored secret's host scope is checked against these.
+  const hosts = sandboxed ? [...networkHosts(req.config.network, req.preset), ...isolation.allowHosts] : null;
+  const pending = buildChildEnv(req.config, req.deps.secrets, req.extraEnv, { kind: "command", hosts });
+  const { env, secretValues } = pending instanceof Promise ? await pending : pending;
+  req.deps.redactor?.add(secretValues);
+  if (!sandboxed) return { argv: req.argv, env, secretValues, sandboxed, release: () => undefined };
+
+  const available = await sandboxAvailability(isolation.allowHosts);
+  if (!available.available) {
+    throw new AgentError(
+      "config",
+      `The sandbox is not available on this server (${available.detail ?? "unknown reason"}). ` +
+        "Install bubblewrap, socat and ripgrep, or an admin can turn the sandbox off.",
+      { retryable: false },
+    );
+  }
+  // Checked on the host: what is missing here is missing inside too, and a
+  // clear spawn failure beats a shell's exit 127.
+  const missing = missingProgram(req.argv[0], req.cwd, env.PATH);
+  if (missing)
+    throw new AgentError("spawn_failed", `Could not start "${req.argv[0]}": ${missing}`, { retryable: false });
+
+  const home = agentHome(isolation, req.loopId);
+  env.HOME = home;
+  const wrapped = await sandboxArgv(
+    req.argv,
+    {
+      writable: [req.workspace, home],
+      hidden: isolation.hidden,
+      hosts: hosts!.filter((h) => !isolation.allowHosts.includes(h)),
+    },
+    isolation.allowHosts,
+  );
+  return { argv: wrapped.argv, env, secretValues, sandboxed, release: wrapped.release };
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { describeCheck, runCheckOnce } from "../../loops/check-preview.service";
+import { roleProcedure, router } from "../trpc";
+import { checkDescriptionOutput, checkRunOutput } from "./misc.types";
+
+// The check is validated by the service with the scorer's own schema, so its errors read like the form's.
+const input = z.object({ workspace: z.string().max(4096), check: z.record(z.string(), z.unknown()) });
+
+export const checksRouter = router({
+  /** The runner a command check detects in a workspace and the report it will read. */
+  detect: roleProcedure("operator")
+    .input(input)
+    .output(checkDescriptionOutput)
+    .query(({ input }) => describeCheck(input)),
+  /** Runs the check once in the workspace, as an iteration would, and returns its score and test evidence. */
+  run: roleProcedure("operator")
+    .input(input)
+    .output(checkRunOutput)
+    .mutation(({ ctx, input, signal }) => runCheckOnce(ctx.db, input, { actor: ctx.actor }, signal)),
+});

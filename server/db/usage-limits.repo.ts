@@ -1,0 +1,64 @@
+// Provider usage-limit windows shared by the loops on one account: one row per
+// account, kept at the latest reset any loop learned of.
+import type { Db } from "./client";
+import { inTransaction } from "./tx";
+
+export interface UsageLimitWindowRow {
+  account: string;
+  until: Date;
+  learnedAt: Date;
+  message: string;
+  loopId: string | null;
+}
+
+/** The window still in force for an account, if any. */
+export async function activeLimitWindow(db: Db, account: string, now: Date): Promise<UsageLimitWindowRow | null> {
+  return db.usageLimitWindow.findFirst({
+    where: { account, until: { gt: now } },
+    select: { account: true, until: true, learnedAt: true, message: true, loopId: true },
+  });
+}
+
+/**
+ * Records what one loop learned. A later reset extends the window; an earlier
+ * one never shortens it (another loop may know of a longer limit). A window
+ * already over is replaced, and the new one counts as freshly learned.
+ */
+export async function recordLimitWindow(db: Db, window: UsageLimitWindowRow): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const current = await tx.usageLimitWindow.findUnique({ where: { account: window.account } });
+    if (!current) {
+      await tx.usageLimitWindow.create({ data: window });
+      return;
+    }
+    if (current.until >= window.until) return;
+    const fresh = current.until <= window.learnedAt;
+    await tx.usageLimitWindow.update({
+      where: { account: window.account },
+      data: {
+        until: window.until,
+        message: window.message,
+        loopId: window.loopId,
+        ...(fresh ? { learnedAt: window.learnedAt } : {}),
+      },
+    });
+  });
+}
+
+/** Every window still in force, soonest reset first (Settings). */
+export async function activeLimitWindows(db: Db, now: Date): Promise<UsageLimitWindowRow[]> {
+  return db.usageLimitWindow.findMany({
+    where: { until: { gt: now } },
+    orderBy: { until: "asc" },
+    select: { account: true, until: true, learnedAt: true, message: true, loopId: true },
+  });
+}
+
+/** Loops waiting for a usage limit, for Settings. */
+export async function loopsWaitingForLimit(db: Db) {
+  return db.loop.findMany({
+    where: { status: "waiting_for_limit" },
+    select: { id: true, name: true, agentKind: true, config: true, nextRunAt: true },
+    orderBy: { nextRunAt: "asc" },
+  });
+}

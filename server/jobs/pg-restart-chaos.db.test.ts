@@ -1,0 +1,135 @@
+// PostgreSQL restarts under load, with real worker processes: a private
+// cluster (never the shared server) is stopped and started again five times
+// (fast and immediate) while two workers run 50 loops. Every loop must finish
+// with each iteration stored once, costs must match, and no process may crash
+// or log an uncaught exception.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../../test/db-providers";
+import { pgClusterUnavailable, startPgCluster, type PgCluster } from "../../test/pg-cluster";
+import { asOperator } from "../../test/runtime-harness";
+import { createTempDatabase } from "../../test/temp-database";
+import { countingAgent, readCalls, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
+import { openDatabase, type Database } from "../db/client";
+import type { DatabaseTarget } from "../db/database-target";
+import { migrate } from "../db/migrations/migrator";
+import { createLoopFromDefinition } from "../loops/loop-create.service";
+import { loopDefinitionSchema } from "../loops/loop-definition";
+import { LocalDispatcher } from "./local-dispatcher";
+import { systemDeps } from "./system-deps";
+
+const LOOPS = 50;
+const ITERATIONS = 3;
+const unavailable = pgClusterUnavailable();
+if (unavailable) console.warn(`PostgreSQL restart chaos test skipped: ${unavailable}`);
+
+/** Polls through the outages: a probe that cannot reach the database just tries again. */
+async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    try {
+      last = await probe();
+      if (done(last)) return last;
+    } catch {
+      // The server is restarting.
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe.skipIf(unavailable !== null)("PostgreSQL restart chaos", () => {
+  let cluster: PgCluster;
+  let target: DatabaseTarget;
+  let db: Database;
+  const workers: WorkerProcess[] = [];
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+    const temp = await createTempDatabase("postgresql", cluster.adminUrl, "chaos");
+    target = temp.target;
+    await migrate(target, ROOT);
+    db = openDatabase(target);
+  }, 180_000);
+  afterAll(async () => {
+    for (const w of workers.splice(0)) await stopWorker(w, "SIGKILL");
+    await db?.close().catch(() => undefined);
+    cluster?.destroy();
+  });
+
+  it("five restarts under load: every loop finishes, nothing lost or doubled, no process crashed", async () => {
+    const countFile = join(mkdtempSync(join(tmpdir(), "ralph-chaos-")), "calls.txt");
+    const services = { db, dispatcher: new LocalDispatcher(), engine: systemDeps };
+    const ids: string[] = [];
+    for (let i = 0; i < LOOPS; i++) {
+      const definition = loopDefinitionSchema.parse({
+        goal: `chaos loop ${i}`,
+        agent: countingAgent(countFile, 300),
+        loop: {
+          stop: { maxIterations: ITERATIONS, noProgressIterations: 0, maxConsecutiveFailures: 0 },
+          health: { checkInterval: 0 },
+          completion: { allowNoEvidence: true },
+        },
+      });
+      ids.push((await createLoopFromDefinition(services, definition, true, asOperator())).id);
+    }
+    for (let i = 0; i < 2; i++)
+      workers.push(
+        // Leases long enough that a starved 2-core CI machine does not lose them between restarts.
+        spawnWorker(target, { RALPH_WORKER_CONCURRENCY: "25", RALPH_LEASE_MS: "8000", RALPH_HEARTBEAT_MS: "500" }),
+      );
+
+    const modes = ["fast", "immediate", "fast", "immediate", "fast"] as const;
+    for (const mode of modes) {
+      // Let work get going between restarts: some agent calls must be in flight when the server goes.
+      const before = readCalls(countFile).length;
+      await eventually(
+        async () => readCalls(countFile).length,
+        (n) => n >= before + 10,
+        180_000,
+      );
+      await cluster.restart(mode, 1_000);
+    }
+
+    const loops = await eventually(
+      () => db.prisma.loop.findMany({ where: { id: { in: ids } } }),
+      (rows) => rows.every((r) => ["stopped", "completed", "failed"].includes(r.status)),
+      480_000,
+    ).catch(async (error: unknown) => {
+      const stuck = await db.prisma.loop.findMany({
+        where: { id: { in: ids }, status: "running" },
+        select: { iteration: true, inflightIteration: true, inflightAttempt: true, leaseOwner: true },
+      });
+      console.error(`[chaos] ${stuck.length} loops still running:`, JSON.stringify(stuck.slice(0, 5)));
+      for (const w of workers) console.error(`[chaos] worker ${w.child.pid} log tail:\n${w.output().slice(-6000)}`);
+      throw (error as Error).message.slice(0, 300);
+    });
+    const rows = await db.prisma.iteration.findMany({ where: { loopId: { in: ids } } });
+    for (const loop of loops) {
+      expect(loop, loop.stopReason ?? "").toMatchObject({ status: "stopped", stopType: "max_iterations" });
+      const done = rows.filter((r) => r.loopId === loop.id && r.status !== "interrupted");
+      expect(done.map((r) => r.number).sort()).toEqual([1, 2, 3]);
+      // An attempt cut off by a restart after its agent reported spend is still paid for: the loop's
+      // cost is every stored attempt's cost, committed or interrupted, and at least one run per iteration.
+      const all = rows.filter((r) => r.loopId === loop.id);
+      expect(loop.costUsd).toBeCloseTo(
+        all.reduce((s, r) => s + r.costUsd, 0),
+        10,
+      );
+      expect(loop.costUsd).toBeGreaterThanOrEqual(0.01 * ITERATIONS - 1e-9);
+      expect(loop.inflightIteration).toBeNull();
+    }
+    for (const worker of workers) {
+      expect(worker.child.exitCode, worker.output().slice(-2000)).toBeNull();
+      expect(worker.output()).not.toMatch(/uncaughtException|Unhandled 'error' event|unhandledRejection/i);
+    }
+    const calls = readCalls(countFile);
+    console.log(
+      `[chaos] ${modes.length} restarts (${modes.join(", ")}), ${LOOPS} loops × ${ITERATIONS}: ` +
+        `${rows.length} iteration rows (${rows.filter((r) => r.status === "interrupted").length} interrupted), ` +
+        `${calls.length} agent calls`,
+    );
+  }, 900_000);
+});

@@ -1,0 +1,246 @@
+// Turns what the engine returns at a safe point into the rows the database
+// stores, for the runtime and for services that apply controls. Pure.
+import {
+  controlCommandSchema,
+  type Checkpoint,
+  type ControlRequest,
+  type EngineEvent,
+  type GateDecision,
+  type IterationRecord,
+  type LoopSnapshot,
+  type PreflightDecision,
+  type StepDecision,
+} from "../engine";
+import type { CheckpointRow, IterationRow } from "../db/loop-steps.repo";
+import type { NewLoopEvent } from "../db/events.repo";
+
+/** User ids by the actor names engine events carry (the requests' authors), so stored events keep both. */
+export type ActorIds = ReadonlyMap<string, string | null>;
+
+export function checkpointRow(checkpoint: Checkpoint): CheckpointRow {
+  return {
+    id: checkpoint.id,
+    iteration: checkpoint.metadata.iteration,
+    // Any faithful JSON will do: restoring re-canonicalises before checking the hash.
+    state: JSON.stringify(checkpoint),
+    sha256: checkpoint.hash,
+  };
+}
+
+export function eventRows(events: readonly EngineEvent[], actorIds: ActorIds = new Map()): NewLoopEvent[] {
+  return events.map((event) => {
+    const { loopId, type, actor, reason, ...payload } = event;
+    return { loopId, type, actor, actorId: actorIds.get(actor) ?? null, reason, payload };
+  });
+}
+
+export function iterationRow(record: IterationRecord): IterationRow {
+  return {
+    id: `${record.loopId}:${record.number}:${record.agentId}`,
+    number: record.number,
+    status: record.status,
+    agentId: record.agentId,
+    agent: record.agent ?? "primary",
+    input: record.input,
+    output: record.output,
+    outputTruncated: record.outputTruncated,
+    claimedDone: record.claim.done,
+    claim: record.claim.text ?? null,
+    evidence: record.evidence as object,
+    evidenceComplete: record.evidence.complete === true,
+    claimMismatch: record.claimMismatch !== null,
+    scores: Object.fromEntries(
+      Object.entries(record.scores).map(([name, score]) => [
+        name,
+        // Test evidence (counts, failing tests) sits with the score it explains.
+        {
+          score,
+          reason: record.scoreReasons[name] ?? null,
+          ...(record.tests?.[name] ? { tests: record.tests[name] as object } : {}),
+        },
+      ]),
+    ),
+    meanScore: record.meanScore,
+    validation: (record.validation ?? undefined) as object | undefined,
+    verification: record.verification as object,
+    reflection: (record.reflection ?? undefined) as object | undefined,
+    toolCalls: record.toolCalls,
+    tokensIn: record.tokens.input,
+    tokensOut: record.tokens.output,
+    tokensCache: record.tokens.cache,
+    costUsd: record.costUsd,
+    startedAt: new Date(record.startedAt),
+    finishedAt: new Date(record.finishedAt),
+    durationMs: Math.round(record.durationMs),
+    health: record.health,
+    handoffTrigger: record.handoffTrigger,
+    error: record.error,
+    checkpointId: record.checkpointId,
+    ...workspaceColumns(record.meta),
+    askedQuestion: record.question !== null,
+    question: record.question,
+    failureKind: record.failureKind,
+    diagnostics: (record.diagnostics ?? undefined) as object | undefined,
+  };
+}
+
+/**
+ * The workspace's git snapshot as the command executor put it in the
+ * record's meta: the summary (sha, files, +/-, the tamper flag, or the error
+ * that kept the snapshot from being taken) and the code diff, kept apart.
+ */
+export function workspaceColumns(meta: Record<string, unknown> | null): { workspace?: object; codeDiff?: string } {
+  if (!meta) return {};
+  const { snapshot, evidenceTampered, workspaceError, codeDiff, codeDiffTruncated } = meta;
+  if (!snapshot && !workspaceError) return {};
+  return {
+    workspace: {
+      ...(snapshot ? (snapshot as object) : {}),
+      ...(evidenceTampered ? { tampered: evidenceTampered } : {}),
+      ...(typeof workspaceError === "string" ? { error: workspaceError } : {}),
+      ...(codeDiffTruncated === true ? { diffTruncated: true } : {}),
+    },
+    ...(typeof codeDiff === "string" ? { codeDiff } : {}),
+  };
+}
+
+/**
+ * The audit event for an iteration whose agent changed protected evidence
+ * (who: the agent; why: the files), written with the iteration.
+ */
+export function tamperEventRows(loopId: string, record: IterationRecord | undefined): NewLoopEvent[] {
+  const tampered = record?.meta?.evidenceTampered as { files?: string[]; policy?: string } | undefined;
+  if (!record || !tampered?.files?.length) return [];
+  const files = tampered.files;
+  const what = tampered.policy === "fail" ? "counted as failed evidence" : "restored to the baseline";
+  return [
+    {
+      loopId,
+      type: "evidence_tampered",
+      actor: `agent ${record.agentId}`,
+      actorId: null,
+      reason: `iteration ${record.number} changed protected files (${files.join(", ")}); ${what}`,
+      payload: { iteration: record.number, files, policy: tampered.policy ?? "restore" },
+    },
+  ];
+}
+
+/** The loop row's status for a decision; "running" while iterations continue. */
+export function statusFor(snapshot: LoopSnapshot, decision: StepDecision | PreflightDecision): string {
+  switch (decision.kind) {
+    case "continue":
+    case "run":
+      return "running";
+    case "wait":
+      return decision.reason === "usage_limit" ? "waiting_for_limit" : "waiting";
+    case "await_approval":
+      return "awaiting_approval";
+    case "await_answer":
+      return "needs_attention";
+    case "pause":
+      // A limit that kept coming back: paused, but the operator is asked to look.
+      return snapshot.status === "needs_attention" ? "needs_attention" : "paused";
+    case "halt":
+      return snapshot.status;
+  }
+}
+
+/** When a waiting or gated loop should be picked up again. */
+export function nextRunAtFor(decision: StepDecision | PreflightDecision): Date | null {
+  if (decision.kind === "wait") return new Date(decision.untilMs);
+  if (decision.kind === "await_approval" && decision.deadlineAt !== null) return new Date(decision.deadlineAt);
+  return null;
+}
+
+export function loopPatch(snapshot: LoopSnapshot, decision: StepDecision | PreflightDecision, now: Date) {
+  const totals = snapshot.ledger.totals;
+  const config = snapshot.config;
+  const budget =
+    config.budget.maxCostUsd > 0 ? config.budget.maxCostUsd : config.stop.maxCost > 0 ? config.stop.maxCost : null;
+  return {
+    status: statusFor(snapshot, decision),
+    stopType: snapshot.halt?.stopType ?? null,
+    stopReason: snapshot.halt?.reason ?? null,
+    health: snapshot.health.state,
+    iteration: snapshot.state.iteration,
+    maxIterations: config.stop.maxIterations,
+    costUsd: totals.costUsd,
+    budgetUsd: budget,
+    tokensIn: totals.input,
+    tokensOut: totals.output,
+    tokensCache: totals.cache,
+    bestScore: snapshot.progress.bestMeanScore,
+    lastScore: snapshot.last.meanScore,
+    lastActivityAt: now,
+    nextRunAt: nextRunAtFor(decision),
+    ...(snapshot.halt ? { finishedAt: now } : {}),
+  };
+}
+
+/** A stored request as the engine applies it; null when its kind or payload is not one the engine knows. */
+export function engineControlRequest(row: {
+  id: string;
+  kind: string;
+  payload: unknown;
+  actor: string;
+  reason: string | null;
+  createdAt: Date;
+}): ControlRequest | null {
+  const payload = typeof row.payload === "object" && row.payload !== null ? row.payload : {};
+  const command = controlCommandSchema.safeParse({ ...payload, kind: row.kind });
+  if (!command.success) return null;
+  return {
+    id: row.id,
+    requestedAt: row.createdAt.getTime(),
+    by: row.actor,
+    ...(row.reason ? { reason: row.reason } : {}),
+    command: command.data,
+  };
+}
+
+/** How a decided gate is stored on its approval row (the one copy of this map). */
+export const APPROVAL_STATUS: Record<GateDecision, string> = {
+  approve: "approved",
+  reject: "rejected",
+  request_changes: "changes_requested",
+  terminate: "rejected",
+};
+
+/** Approval rows to settle, from the engine's approval_decided events. */
+export function decidedApprovals(events: readonly EngineEvent[], actorIds: ActorIds = new Map()) {
+  return events.flatMap((e) =>
+    e.type === "approval_decided"
+      ? [
+          {
+            id: e.gateId,
+            status: e.byDefault ? "expired" : APPROVAL_STATUS[e.decision],
+            comment: e.comment,
+            by: e.actor,
+            byId: e.byDefault ? null : (actorIds.get(e.actor) ?? null),
+            at: new Date(e.at),
+          },
+        ]
+      : [],
+  );
+}
+
+/** The approval row for a gate the loop now waits at. */
+export function openApproval(snapshot: LoopSnapshot, decision: StepDecision | PreflightDecision) {
+  if (decision.kind !== "await_approval") return undefined;
+  const gate = decision.gate;
+  return {
+    id: gate.id,
+    iteration: gate.iteration,
+    gate: gate.kind,
+    deadlineAt: gate.deadlineAt === null ? null : new Date(gate.deadlineAt),
+    defaultAction: gate.defaultAction,
+    context: {
+      reason: gate.reason,
+      percent: gate.percent,
+      stopType: gate.stopType,
+      costUsd: snapshot.ledger.totals.costUsd,
+      meanScore: snapshot.last.meanScore,
+      iteration: snapshot.state.iteration,
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// Scratch databases for tests and tooling: a fresh SQLite file or a fresh
+// PostgreSQL database, removed again by drop().
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { DatabaseKind, DatabaseTarget } from "../server/db/database-target";
+
+export interface TempDatabase {
+  target: DatabaseTarget;
+  drop(): Promise<void>;
+}
+
+export async function createTempDatabase(kind: DatabaseKind, pgAdminUrl: string, label = "tmp"): Promise<TempDatabase> {
+  const suffix = `${label}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`.replace(/[^a-z0-9_]/gi, "_");
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "ralph-"));
+    const file = join(dir, `${suffix}.db`);
+    return {
+      target: { kind: "sqlite", url: `file:${file}`, file },
+      async drop() {
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `ralph_${suffix}`.toLowerCase();
+  await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    target: { kind: "postgresql", url: url.toString() },
+    async drop() {
+      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(adminUrl: string, sql: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
