@@ -75,3 +75,33 @@ export const countingAgent = (countFile: string, sleepMs: number) => ({
   killGraceMs: 500,
   sandbox: "off" as const,
 });
+
+/**
+ * SIGSTOPs a worker, but not while it holds SQLite's write lock: a process
+ * frozen inside a write transaction blocks every other writer on that file
+ * for as long as it stays frozen, which is SQLite's design and not what the
+ * lease tests are about. If a probe cannot take the write lock, the worker is
+ * let go for a moment and frozen again.
+ */
+export async function freezeOutsideWriteLock(worker: WorkerProcess, target: DatabaseTarget) {
+  worker.child.kill("SIGSTOP");
+  if (target.kind !== "sqlite") return;
+  const { default: Sqlite } = await import("better-sqlite3");
+  const probe = new Sqlite(target.file, { timeout: 1_000 });
+  try {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        probe.exec("BEGIN IMMEDIATE; ROLLBACK;");
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+        worker.child.kill("SIGCONT");
+        await new Promise((r) => setTimeout(r, 25));
+        worker.child.kill("SIGSTOP");
+      }
+    }
+    throw new Error("the worker kept SQLite's write lock through 50 freezes");
+  } finally {
+    probe.close();
+  }
+}

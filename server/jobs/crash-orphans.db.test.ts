@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
-import { spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
+import { freezeOutsideWriteLock, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
 import { environHas, liveProcesses } from "../agents/process-identity";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
 import { loopDefinitionSchema } from "../loops/loop-definition";
@@ -138,7 +138,7 @@ describeEachProvider("no orphan agents after a crash", ({ db, temp }) => {
     workers.push(frozen);
     const loop = await inflightSpend(id);
     const marker = (loop.inflightAgent as { group: { marker: string } }).group.marker;
-    frozen.child.kill("SIGSTOP"); // alive, holding its lifeline: only the next owner can end its agent
+    await freezeOutsideWriteLock(frozen, temp().target); // alive, holding its lifeline: only the next owner can end its agent
     expect(agentProcesses(id).length).toBeGreaterThanOrEqual(3);
 
     const fresh = spawnWorker(temp().target);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
-import { countingAgent, readCalls, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
+import { countingAgent, freezeOutsideWriteLock, readCalls, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
 import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
@@ -100,7 +100,7 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
       30_000,
     );
     const staleOwner = (await db().prisma.loop.findUniqueOrThrow({ where: { id: id! } })).leaseOwner;
-    stale.child.kill("SIGSTOP"); // frozen: no heartbeats, no writes
+    await freezeOutsideWriteLock(stale, temp().target); // frozen: no heartbeats, no writes
 
     const fresh = spawnWorker(temp().target);
     workers.push(fresh);
