@@ -7,6 +7,9 @@ const alias = {
   "server-only": fileURLToPath(new URL("./node_modules/next/dist/compiled/server-only/empty.js", import.meta.url)),
 };
 
+// eslint-disable-next-line no-restricted-syntax -- test tooling, not app configuration
+const ciRetries = process.env.CI ? 1 : 0;
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -35,6 +38,9 @@ export default defineConfig({
           // One file at a time: the crash tests spawn real workers with
           // second-scale leases, and a starved CPU would make them measure load.
           fileParallelism: false,
+          // CI gets one second attempt for these process-level tests (real workers,
+          // SIGKILL/SIGSTOP, a restarted cluster): a retried pass is still reported.
+          retry: ciRetries,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
