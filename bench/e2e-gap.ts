@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request, type APIRequestContext } from "@playwright/test";
+import { inheritedEnv } from "../server/env";
 import { percentile } from "./runtime-bench";
 
 const ADMIN = { email: "bench@ralph.test", password: "bench-admin-password-1234" };
@@ -39,7 +40,7 @@ function bareSpawn(script: string, cwd: string, stampFile: string): Promise<numb
     const child = spawn(script, [], {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", STAMP_FILE: stampFile },
+      env: { ...inheritedEnv(["PATH"]), STAMP_FILE: stampFile } as unknown as NodeJS.ProcessEnv,
     });
     child.stdout.resume();
     child.stderr.resume();
@@ -182,4 +183,8 @@ export async function measureEndToEndGap(
 
 /** The profiles `--cpu-prof` wrote into `dir`. */
 export const profilesIn = (dir: string) =>
-  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).map((f) => join(dir, f)) : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".cpuprofile"))
+        .map((f) => join(dir, f))
+    : [];

@@ -11,7 +11,9 @@ export const printGap = {
     console.log(`per-iteration path, command agent that answers at once, in process (${b.iterations} it., ms)`);
     const width = Math.max(...b.parts.map((p) => p.name.length));
     for (const p of b.parts) console.log(`  ${p.name.padEnd(width)}  p50 ${fmt(p.p50)}  p95 ${fmt(p.p95)}`);
-    console.log(`  ${"gap (script end → next script start)".padEnd(width)}  p50 ${fmt(b.gapP50)}  p99 ${fmt(b.gapP99)}`);
+    console.log(
+      `  ${"gap (script end → next script start)".padEnd(width)}  p50 ${fmt(b.gapP50)}  p99 ${fmt(b.gapP99)}`,
+    );
   },
   endToEnd(g: GapFigures | null) {
     console.log("");
@@ -26,7 +28,12 @@ export const printGap = {
       ["gap: script end → next script start, p50", fmt(g.gap.p50), "", ""],
       ["gap p99 / max", `${fmt(g.gap.p99)} / ${fmt(g.gap.max)}`, "", ""],
       ["agent's own process time (bare spawn → close), p50", fmt(g.bare.p50), "", ""],
-      ["added by the runtime (gap − agent's time outside its body), p50", fmt(g.added.p50), "≤ 5", met(g.added.p50 <= 5)],
+      [
+        "added by the runtime (gap − agent's time outside its body), p50",
+        fmt(g.added.p50),
+        "≤ 5",
+        met(g.added.p50 <= 5),
+      ],
       ["added by the runtime, p99", fmt(g.added.p99), "≤ 20", met(g.added.p99 <= 20)],
       ["iterations/s, one loop", fmt(g.iterations / g.seconds), "", ""],
     ];

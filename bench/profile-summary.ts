@@ -40,5 +40,7 @@ console.log(`total sampled ${total.toFixed(0)} ms`);
 console.log("\nby area (self ms)");
 for (const [k, v] of sum((n) => area(n.callFrame.url))) console.log(`  ${v.toFixed(0).padStart(7)}  ${k}`);
 console.log("\nby function (self ms)");
-for (const [k, v] of sum((n) => `${n.callFrame.functionName || "(anon)"} ${area(n.callFrame.url)}:${n.callFrame.lineNumber}`))
+for (const [k, v] of sum(
+  (n) => `${n.callFrame.functionName || "(anon)"} ${area(n.callFrame.url)}:${n.callFrame.lineNumber}`,
+))
   console.log(`  ${v.toFixed(0).padStart(7)}  ${k}`);

@@ -147,6 +147,8 @@ export async function measureLiveRss(
   ports: import("../server/jobs/runtime-deps").PortsFactory,
   loops: number,
   seconds: number,
+  /** Called at the end while every loop is still live (a heap snapshot). */
+  atPeak?: () => void,
 ) {
   const dispatcher = new LocalDispatcher();
   const rt: JobRuntime = {
@@ -185,7 +187,9 @@ export async function measureLiveRss(
     peak = Math.max(peak, process.memoryUsage().rss);
     await new Promise((r) => setTimeout(r, 250));
   }
+  atPeak?.();
+  const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
   const iterations = await db.prisma.iteration.count();
   await dispatcher.stop();
-  return { loops, iterations, rssMb: peak / 2 ** 20, baselineMb: before / 2 ** 20 };
+  return { loops, iterations, rssMb: peak / 2 ** 20, heapMb, baselineMb: before / 2 ** 20 };
 }
