@@ -3,6 +3,7 @@
 import type { AgentPort } from "../server/engine";
 import type { Database } from "../server/db/client";
 import { LocalDispatcher } from "../server/jobs/local-dispatcher";
+import { Semaphore } from "../server/jobs/semaphore";
 import { DEFAULT_SETTINGS, type JobRuntime } from "../server/jobs/runtime-deps";
 import { systemDeps } from "../server/jobs/system-deps";
 import { startWorker } from "../server/jobs/worker";
@@ -149,8 +150,10 @@ export async function measureLiveRss(
   seconds: number,
   /** Called at the end while every loop is still live (a heap snapshot). */
   atPeak?: () => void,
+  /** Slices at once, as the app's RALPH_APP_CONCURRENCY (default 50); the rest wait their turn. */
+  concurrency = 50,
 ) {
-  const dispatcher = new LocalDispatcher();
+  const dispatcher = new LocalDispatcher(new Semaphore(concurrency));
   const rt: JobRuntime = {
     db,
     dispatcher,
