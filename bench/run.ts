@@ -4,17 +4,17 @@ import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
 import { getEnv } from "../server/env";
-import { measureLiveRss, measureOverhead, measureThroughput, measureWorkers } from "./runtime-bench";
+import { measureOverhead, measureThroughput, measureWorkers } from "./runtime-bench";
 import { measureEventLatency } from "./event-latency";
 import { closeEventWakeups } from "../server/events/event-wakeups";
 import { measureSandboxCost } from "./sandbox-bench";
 import { measureSnapshotCost } from "./snapshot-bench";
 import { measureDashboard } from "./dashboard-bench";
 import { measureUiIdle } from "./ui-idle";
-import { createPorts } from "../server/agents/registry";
-import { envSecretResolver } from "../server/agents/secret-resolver";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { measureBreakdown } from "./iteration-breakdown";
+import { measureEndToEndGap } from "./e2e-gap";
+import { printGap } from "./gap-report";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 
 const env = getEnv();
@@ -34,6 +34,27 @@ async function withDatabase<T>(
   } finally {
     await db.close();
     await temp.drop();
+  }
+}
+
+/** Each memory figure in a process of its own (bench/memory.ts), so it carries no other figure's heap. */
+function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number) {
+  try {
+    const out = execFileSync(
+      process.execPath,
+      [
+        join(root, "node_modules/tsx/dist/cli.mjs"),
+        join(root, "bench/memory.ts"),
+        String(loops),
+        String(seconds),
+        `--${kind}`,
+      ],
+      { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000 },
+    );
+    return JSON.parse(out.trim().split("\n").pop()!) as { rssMb: number; iterations: number };
+  } catch (error) {
+    console.error(`  memory with ${loops} loops: ${String(error)}`);
+    return null;
   }
 }
 
@@ -63,16 +84,11 @@ for (const kind of ["sqlite", "postgresql"] as const) {
   });
   put("iterations/s, 2 workers, 200 loops", kind, fmt(w.perSecond, 0));
 
-  console.error(`… ${kind}: memory with 100 live loops`);
-  const workspaces = mkdtempSync(join(tmpdir(), "ralph-bench-"));
-  const demoPorts = (loop: { id: string; config: unknown }) =>
-    createPorts(
-      loop.config as Parameters<typeof createPorts>[0],
-      { workspaceDir: (id) => join(workspaces, id), secrets: envSecretResolver },
-      loop.id,
-    );
-  const rss = await withDatabase(kind, (db) => measureLiveRss(db, demoPorts, 100, 8));
-  put("runtime RSS, 100 live loops (MB)", kind, `${fmt(rss.rssMb, 0)} (${rss.iterations} it.)`);
+  for (const loops of [100, 1000]) {
+    console.error(`… ${kind}: memory with ${loops} live loops`);
+    const rss = liveRss(kind, loops, loops === 100 ? 10 : 20);
+    put(`runtime RSS, ${loops} live loops (MB)`, kind, rss ? `${fmt(rss.rssMb, 0)} (${rss.iterations} it.)` : "n/a");
+  }
 
   console.error(`… ${kind}: dashboard with 10,000 loops and a loop of 20,000 iterations`);
   const dash = await withDatabase(kind, (db) => measureDashboard(db));
@@ -98,6 +114,8 @@ const targets: Record<string, string> = {
   "iterations/s, 200 loops": ">= 1000 (sqlite)",
   "iterations/s, 2 workers, 200 loops": ">= 500 (postgresql)",
   "event latency p95 (ms)": "< 250",
+  "runtime RSS, 100 live loops (MB)": "< 250",
+  "runtime RSS, 1000 live loops (MB)": "< 600",
   "loops.byId, 20,000 iterations, p95 (ms)": "< 100",
   "loops.byId, 20,000 iterations, payload (KB)": "< 200",
   "loops.list, 10,000 loops, p95 (ms)": "< 100",
@@ -107,6 +125,11 @@ for (const [figure, byKind] of Object.entries(results))
   rows.push([figure, byKind.sqlite ?? "", byKind.postgresql ?? "", targets[figure] ?? ""]);
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
+
+console.error("… per-iteration breakdown, command agent (SQLite)");
+printGap.breakdown(await withDatabase("sqlite", (db) => measureBreakdown(db, root, 300)));
+console.error("… end-to-end gap through next start");
+printGap.endToEnd(await measureEndToEndGap(root, { iterations: 1000 }));
 
 console.error("… command agent: cost of the sandbox per iteration");
 const sandbox = await measureSandboxCost(40);

@@ -3,6 +3,7 @@
 import type { AgentPort } from "../server/engine";
 import type { Database } from "../server/db/client";
 import { LocalDispatcher } from "../server/jobs/local-dispatcher";
+import { Semaphore } from "../server/jobs/semaphore";
 import { DEFAULT_SETTINGS, type JobRuntime } from "../server/jobs/runtime-deps";
 import { systemDeps } from "../server/jobs/system-deps";
 import { startWorker } from "../server/jobs/worker";
@@ -147,8 +148,12 @@ export async function measureLiveRss(
   ports: import("../server/jobs/runtime-deps").PortsFactory,
   loops: number,
   seconds: number,
+  /** Called at the end while every loop is still live (a heap snapshot). */
+  atPeak?: () => void,
+  /** Slices at once, as the app's RALPH_APP_CONCURRENCY (default 50); the rest wait their turn. */
+  concurrency = 50,
 ) {
-  const dispatcher = new LocalDispatcher();
+  const dispatcher = new LocalDispatcher(new Semaphore(concurrency));
   const rt: JobRuntime = {
     db,
     dispatcher,
@@ -185,7 +190,12 @@ export async function measureLiveRss(
     peak = Math.max(peak, process.memoryUsage().rss);
     await new Promise((r) => setTimeout(r, 250));
   }
+  atPeak?.();
+  const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
   const iterations = await db.prisma.iteration.count();
+  // Slices that threw (a busy database under load): their loops wait for the sweeper, which this bench does not run.
+  const failedSlices = dispatcher.errorCount;
+  const activeSlices = dispatcher.activeCount;
   await dispatcher.stop();
-  return { loops, iterations, rssMb: peak / 2 ** 20, baselineMb: before / 2 ** 20 };
+  return { loops, iterations, rssMb: peak / 2 ** 20, heapMb, baselineMb: before / 2 ** 20, failedSlices, activeSlices };
 }

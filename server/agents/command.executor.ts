@@ -252,7 +252,8 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         });
       } finally {
         live.flush();
-        reporter.stop();
+        reporter.flush();
+        deps.tracker?.finished?.(request.loopId, request.iteration);
         prepared.release();
       }
       // Committed by the server (outside the sandbox) whatever the outcome, so no work is lost.

@@ -21,6 +21,8 @@ export interface ReportedSpend {
 export interface AgentTracker {
   started(loopId: string, iteration: number, group: ProcessGroupRecord): void;
   spent(loopId: string, iteration: number, spend: ReportedSpend): void;
+  /** The process group ended (its lifeline killed what was left); nothing more comes for this iteration. */
+  finished?(loopId: string, iteration: number): void;
 }
 
 /** What the registry needs from the runtime to build adapters. */

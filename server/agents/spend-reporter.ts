@@ -45,5 +45,11 @@ export function spendReporter(
       clearTimeout(timer);
       timer = undefined;
     },
+    /** At the end of the run: the last value, if a throttled one was still waiting. */
+    flush() {
+      if (!timer) return;
+      clearTimeout(timer);
+      send();
+    },
   };
 }

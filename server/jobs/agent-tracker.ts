@@ -1,19 +1,44 @@
 // The runtime side of AgentTracker: what the command agent of the iteration
 // in flight reports (its process group, the spend it printed) is written to
 // the loop row, so the next owner can reap it and count it after a crash.
+//
+// The first record of an iteration waits RECORD_DELAY_MS: an agent that is
+// done by then needs no reaping (its lifeline already killed the group), so
+// an agent that answers at once costs one write (its spend) or none instead
+// of two durable commits in the gap between iterations. While a process runs,
+// its lifeline pipe is what kills the group if this server dies; the record
+// is the next owner's second line of defence.
 import type { AgentTracker } from "../agents/deps";
 import type { Db } from "../db/client";
 import { recordInflightAgent, type InflightAgent } from "../db/agent-runs.repo";
 
-export function createAgentTracker(prisma: Db, loopId: string, owner: string): AgentTracker {
-  let current: { iteration: number; agent: InflightAgent } | null = null;
+export const RECORD_DELAY_MS = 50;
+
+export function createAgentTracker(prisma: Db, loopId: string, owner: string, delayMs = RECORD_DELAY_MS): AgentTracker {
+  let current: {
+    iteration: number;
+    agent: InflightAgent;
+    timer?: ReturnType<typeof setTimeout>;
+    written: boolean;
+  } | null = null;
   // Writes go in order; a failed one (lost lease, busy database) is not fatal: the watcher still guards the group.
   let queue: Promise<unknown> = Promise.resolve();
+  const flush = () => {
+    if (!current) return;
+    clearTimeout(current.timer);
+    current.timer = undefined;
+    current.written = true;
+    const { iteration, agent } = current;
+    queue = queue.then(() => recordInflightAgent(prisma, loopId, owner, iteration, agent)).catch(() => undefined);
+  };
   const write = (iteration: number, patch: InflightAgent) => {
-    if (current?.iteration !== iteration) current = { iteration, agent: {} };
+    if (current?.iteration !== iteration) {
+      clearTimeout(current?.timer);
+      current = { iteration, agent: {}, written: false };
+    }
     current.agent = { ...current.agent, ...patch };
-    const snapshot = current.agent;
-    queue = queue.then(() => recordInflightAgent(prisma, loopId, owner, iteration, snapshot)).catch(() => undefined);
+    if (current.written) flush();
+    else current.timer ??= setTimeout(flush, delayMs);
   };
   return {
     started(id, iteration, group) {
@@ -21,6 +46,12 @@ export function createAgentTracker(prisma: Db, loopId: string, owner: string): A
     },
     spent(id, iteration, spend) {
       if (id === loopId) write(iteration, { spend });
+    },
+    finished(id, iteration) {
+      if (id !== loopId || current?.iteration !== iteration || current.written) return;
+      // The group is gone; what it spent is still written, so a crash before the step commit keeps it.
+      if (current.agent.spend) flush();
+      else clearTimeout(current.timer);
     },
   };
 }

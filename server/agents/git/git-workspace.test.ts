@@ -220,6 +220,36 @@ describe("git workspaces", () => {
     expect(readFileSync(join(fork.dir, "sum.js"), "utf8")).toBe("module.exports = (a, b) => a + b;\n");
   });
 
+  it("an iteration that changed nothing is HEAD itself (no commit); any change, untracked or not, is committed", async () => {
+    const repo = userRepo();
+    const id = loopId("0f0f0f0f");
+    const ws = await prepareWorkspace({
+      loopId: id,
+      source: repo,
+      isolation: "worktree",
+      worktreesDir: join(root, "wt5"),
+    });
+    const head = sh(ws.dir, "rev-parse", "HEAD");
+    mkdirSync(join(ws.dir, "node_modules"));
+    writeFileSync(join(ws.dir, "node_modules", "x.js"), "ignored\n");
+    const same = await snapshotIteration(ws.dir, id, 1);
+    expect(same).toEqual({ sha: head, parentSha: head, files: [], insertions: 0, deletions: 0 });
+    expect(sh(ws.dir, "rev-parse", "HEAD")).toBe(head);
+    mkdirSync(join(ws.dir, "deep", "er"), { recursive: true });
+    writeFileSync(join(ws.dir, "deep", "er", "new.txt"), "new\n");
+    const added = await snapshotIteration(ws.dir, id, 2);
+    expect(added.parentSha).toBe(head);
+    expect(added.sha).not.toBe(head);
+    expect(added.files.map((f) => f.path)).toEqual(["deep/er/new.txt"]);
+    // Staged but otherwise unchanged files count as a change too.
+    writeFileSync(join(ws.dir, "sum.js"), "staged\n");
+    sh(ws.dir, "add", "sum.js");
+    const staged = await snapshotIteration(ws.dir, id, 3);
+    expect(staged.parentSha).toBe(added.sha);
+    expect(staged.files.map((f) => f.path)).toEqual(["sum.js"]);
+    expect((await snapshotIteration(ws.dir, id, 4)).sha).toBe(staged.sha);
+  });
+
   it("user hooks never run for snapshot commits", async () => {
     const repo = userRepo();
     const hook = join(repo, ".git", "hooks", "pre-commit");

@@ -230,9 +230,31 @@ export async function changesBetween(dir: string, from: string, to: string): Pro
   return files;
 }
 
-/** Commits the whole working tree to the loop branch after the agent ran (before any check). */
+/**
+ * HEAD and whether the files (tracked, staged or untracked and not ignored)
+ * match it, from one `git status`; `head` is null on an unborn branch.
+ */
+export async function workingTreeState(dir: string): Promise<{ head: string | null; clean: boolean }> {
+  const out = await git(dir, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]);
+  let head: string | null = null;
+  let clean = true;
+  for (const entry of out.split("\0")) {
+    if (entry.startsWith("# branch.oid ")) {
+      const oid = entry.slice("# branch.oid ".length).trim();
+      head = /^[0-9a-f]{40,64}$/.test(oid) ? oid : null;
+    } else if (entry !== "" && !entry.startsWith("#")) clean = false;
+  }
+  return { head, clean };
+}
+
+/** Commits the whole working tree to the loop branch after the agent ran (before any check); an unchanged tree is HEAD. */
 export async function snapshotIteration(dir: string, loopId: string, iteration: number): Promise<Snapshot> {
-  const parentSha = (await git(dir, ["rev-parse", "HEAD"])).trim();
+  const { head, clean } = await workingTreeState(dir);
+  // Nothing changed since HEAD: the iteration's snapshot is HEAD itself. No
+  // commit and no diffs, which would be empty: each git process costs a fork
+  // of the whole server, the largest part of an instant iteration's overhead.
+  if (clean && head) return { sha: head, parentSha: head, files: [], insertions: 0, deletions: 0 };
+  const parentSha = head ?? (await git(dir, ["rev-parse", "HEAD"])).trim();
   const sha = await commitAll(dir, `ralph: loop ${loopId} iteration ${iteration}`, parentSha);
   const files = await changesBetween(dir, parentSha, sha);
   return {

@@ -80,6 +80,7 @@ export function loopGitWorkspace(opts: {
   const prepared = new Map<string, Promise<PreparedWorkspace>>();
   // The iteration's own snapshot: a restore commit may sit on top of it while its checks run.
   const lastSnapshot = new Map<string, string>();
+  const lastTampered = new Map<string, { sha: string; files: string[] }>();
   const removedMarker = (loopId: string) => resolve(opts.worktreesDir, `${shortLoopId(loopId)}.removed`);
   const prepare = (loopId: string) => {
     if (existsSync(removedMarker(loopId))) {
@@ -113,10 +114,16 @@ export function loopGitWorkspace(opts: {
       const ws = await prepare(loopId);
       const snapshot = await snapshotIteration(ws.dir, loopId, iteration);
       lastSnapshot.set(loopId, snapshot.sha);
+      const unchanged = snapshot.sha === snapshot.parentSha;
+      // The tamper check depends only on the commit: the same commit as last time gives the same files.
+      const known = lastTampered.get(loopId);
       const [diff, tampered] = await Promise.all([
-        iterationDiff(ws.dir, snapshot.parentSha, snapshot.sha),
-        tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, snapshot.sha),
+        unchanged ? { text: "", truncated: false } : iterationDiff(ws.dir, snapshot.parentSha, snapshot.sha),
+        known?.sha === snapshot.sha
+          ? known.files
+          : tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, snapshot.sha),
       ]);
+      lastTampered.set(loopId, { sha: snapshot.sha, files: tampered });
       return { snapshot, diff, tampered, policy: opts.evidence.onTamper };
     },
     rollback: async (loopId, sha, message) => rollbackTo((await prepare(loopId)).dir, sha, message),

@@ -1,0 +1,41 @@
+// npm run bench:gap — the per-iteration gap alone: where it goes (in this
+// process, SQLite) and what it is through the built app under `next start`.
+// `-- --profile <dir>` writes CPU profiles of both into <dir>.
+import { openDatabase } from "../server/db/client";
+import { migrate } from "../server/db/migrations/migrator";
+import { createTempDatabase } from "../test/temp-database";
+import { getEnv } from "../server/env";
+import { measureBreakdown } from "./iteration-breakdown";
+import { measureEndToEndGap, profilesIn } from "./e2e-gap";
+import { printGap } from "./gap-report";
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const iterations = Number(flag("--iterations") ?? 1000);
+const profileDir = flag("--profile");
+const root = process.cwd();
+
+if (!args.includes("--e2e-only")) {
+  console.error("… per-iteration breakdown in process (SQLite)");
+  const temp = await createTempDatabase("sqlite", getEnv().RALPH_PG_ADMIN_URL, "bench");
+  await migrate(temp.target, root);
+  const db = openDatabase(temp.target);
+  try {
+    const b = await measureBreakdown(db, root, Math.min(iterations, 300));
+    printGap.breakdown(b);
+  } finally {
+    await db.close();
+    await temp.drop();
+  }
+}
+if (!args.includes("--breakdown-only")) {
+  console.error(`… end-to-end gap through next start (${iterations} iterations)`);
+  const port = Number(flag("--port") ?? 3291);
+  const gap = await measureEndToEndGap(root, { iterations, port, ...(profileDir ? { profileDir } : {}) });
+  printGap.endToEnd(gap);
+  if (profileDir) console.log(`CPU profiles: ${profilesIn(profileDir).join(", ")}`);
+}
+process.exit(0);
