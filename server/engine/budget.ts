@@ -228,13 +228,14 @@ export function checkBudget(ledger: BudgetLedger, config: BudgetConfig): BudgetC
     config,
   )!;
   if (passes(projected, config.denyAt)) {
-    const expected =
-      config.maxCostUsd > 0 && passes(ledger.totals.costUsd + next.cost, costLimit)
-        ? `about ${usd(next.cost)}`
-        : `about ${Math.round(next.tokens)} tokens`;
+    const basis = `(the most of the last ${next.basis}), which would pass it`;
+    const t = ledger.totals;
     return deny(
-      `${percent(used)} of budget used; the next iteration is expected to spend ${expected} ` +
-        `(the most of the last ${next.basis}), which would pass the budget`,
+      config.maxCostUsd > 0 && passes(t.costUsd + next.cost, costLimit)
+        ? `${usd(t.costUsd)} spent of the ${usd(costLimit)} budget (${percent(used)}); ` +
+            `the next iteration is expected to cost about ${usd(next.cost)} ${basis}`
+        : `${t.tokens} of ${config.maxTokens * config.denyAt} budgeted tokens used (${percent(used)}); ` +
+            `the next iteration is expected to use about ${Math.round(next.tokens)} ${basis}`,
     );
   }
   if (used < config.throttleAt) {
