@@ -90,9 +90,8 @@ export async function resolveShareToken(
 ): Promise<{ loopId: string } | null> {
   await enforceLimit(db, SHARE_LOOKUP_LIMIT, ip, now, "Too many shared-page requests from your address.");
   await hit(db, SHARE_LOOKUP_LIMIT, ip, now);
-  const link = looksLikeToken(token) ? await shareLinkByHash(db.prisma, hashToken(token)) : null;
-  const live = link && !link.revokedAt && (!link.expiresAt || link.expiresAt.getTime() > now);
-  if (!live) {
+  const link = await liveShareLink(db, token, now);
+  if (!link) {
     // Only misses are held to the miss limit: behind a shared proxy address,
     // someone else's bad links must not block a valid one. Guessing stays
     // bounded by the lookup limit above (and by 256-bit tokens).
@@ -102,6 +101,12 @@ export async function resolveShareToken(
   }
   await touchShareLink(db.prisma, link.id, new Date(now));
   return { loopId: link.loopId };
+}
+
+/** The share link a token opens, if it is known, not revoked and not expired. Records nothing. */
+export async function liveShareLink(db: Database, token: string, now: number) {
+  const link = looksLikeToken(token) ? await shareLinkByHash(db.prisma, hashToken(token)) : null;
+  return link && !link.revokedAt && (!link.expiresAt || link.expiresAt.getTime() > now) ? link : null;
 }
 
 /**
