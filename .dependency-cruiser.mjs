@@ -40,8 +40,12 @@ const LAYERS = [
     "server/jobs",
     ["server/engine", "server/db", "server/loops", "server/events", "server/agents", "server/secrets", SERVER_ROOT],
   ],
-  // Health reports whether the agent sandbox works, so it may ask the agents layer.
-  ["server/system", ["server/db", "server/auth", "server/jobs", "server/agents", "server/alerts", SERVER_ROOT]],
+  // Health reports whether the agent sandbox works, so it may ask the agents layer. Start-up installs
+  // the shared-page rate-limit gate proxy.ts asks (server/share/share-admission.ts).
+  [
+    "server/system",
+    ["server/db", "server/auth", "server/jobs", "server/agents", "server/alerts", "server/share", SERVER_ROOT],
+  ],
   [
     "server/api",
     [

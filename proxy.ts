@@ -2,19 +2,25 @@
 // - a fresh CSP nonce per request (Next applies it to its own scripts);
 // - no session cookie on a private page → /login?next=<path>. The cookie is
 //   only checked for shape here; the session itself is verified by the
-//   server (tRPC context, and app/layout.tsx for full page loads).
+//   server (tRPC context, and app/layout.tsx for full page loads);
+// - a shared page (/r/<token>) over its address's rate limit → a real 429
+//   with Retry-After, which the page itself cannot answer (see
+//   server/share/share-admission.ts).
 import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIE } from "@/server/auth/session-cookie";
 import { looksLikeToken } from "@/server/auth/tokens";
 import { isPublicPage, loginPath } from "@/lib/auth/paths";
 import { pageCsp } from "@/server/security/security-headers";
+import { sharePageGate, sharePageToken, sharePageTooMany } from "@/server/auth/share-page-gate";
 
 // Build-time constant (like NEXT_RUNTIME in instrumentation.ts), not configuration.
 // eslint-disable-next-line no-restricted-syntax
 const DEV = process.env.NODE_ENV === "development";
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  const limited = await sharePageLimited(pathname, request.headers);
+  if (limited) return limited;
   const token = request.cookies.get(SESSION_COOKIE)?.value;
   if (!isPublicPage(pathname) && !(token && looksLikeToken(token))) {
     return NextResponse.redirect(new URL(loginPath(pathname + search), request.url));
@@ -29,6 +35,15 @@ export function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("content-security-policy", csp);
   return response;
+}
+
+/** The 429 for a shared page its caller may not open now, or null. A gate that fails lets the page answer for itself. */
+async function sharePageLimited(pathname: string, headers: Headers): Promise<Response | null> {
+  const token = sharePageToken(pathname);
+  const gate = token === null ? undefined : sharePageGate();
+  if (!gate || token === null) return null;
+  const admission = await gate(token, headers).catch(() => ({ ok: true as const }));
+  return admission.ok ? null : sharePageTooMany(admission.message, admission.retryAfterSeconds);
 }
 
 export const config = {

@@ -21,13 +21,7 @@ import {
   stopTypeLabel,
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
-
-const WAITING_ON: Record<string, string> = {
-  awaiting_approval: "waits for approval",
-  needs_attention: "waits for an answer",
-  paused: "paused",
-  draft: "not started",
-};
+import { headerForecast } from "./header-forecast";
 
 /** `displayStatus` may run ahead of the server: "interrupting…" shows from the click, not from the next refetch. */
 export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; displayStatus: string }) {
@@ -40,8 +34,8 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
   const remaining = forecast?.remainingIterations ?? Math.max(0, loop.maxIterations - loop.iteration);
   const eta = ended ? null : estimateEtaMs(detail.series, remaining, config?.pacing.delayMs ?? 0);
   const stop = stopTypeLabel(loop.stopType);
-  // A loop that waits on a person has no ETA: it moves when they do.
-  const waitingOn = WAITING_ON[loop.status];
+  // A loop that waits on a person has no ETA or cost to finish: it moves when they do.
+  const forecastText = headerForecast({ status: loop.status, ended, etaMs: eta, remaining, forecast });
 
   return (
     <header className="space-y-4">
@@ -134,23 +128,8 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           value={`${formatScore(loop.bestScore)} / ${formatScore(loop.lastScore)}`}
           hint={config?.stop.scoreThreshold ? `target ${config.stop.scoreThreshold}` : "no score target"}
         />
-        <Stat
-          label="ETA"
-          value={ended ? "finished" : (waitingOn ?? (eta == null ? "—" : `≈ ${formatDuration(eta)}`))}
-          hint={ended ? undefined : `${remaining} iteration${remaining === 1 ? "" : "s"} at most`}
-        />
-        <Stat
-          label="Cost to finish"
-          value={ended || !forecast ? "—" : `≈ ${formatUsd(forecast.projectedCostToFinish)}`}
-          hint={
-            ended || !forecast
-              ? undefined
-              : forecast.iterationsUntilExhausted != null &&
-                  forecast.iterationsUntilExhausted < forecast.remainingIterations
-                ? `budget runs out in ~${forecast.iterationsUntilExhausted} iterations`
-                : `total ≈ ${formatUsd(forecast.projectedTotalCost)}`
-          }
-        />
+        <Stat label="ETA" value={forecastText.eta} hint={forecastText.etaHint} />
+        <Stat label="Cost to finish" value={forecastText.cost} hint={forecastText.costHint} />
       </dl>
     </header>
   );

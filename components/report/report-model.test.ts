@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { point } from "@/test/chart-fixtures";
-import { iterationLines, reportMarkdown, summaryRows, type ReportInput } from "./report-model";
+import { iterationLines, limitRows, reportMarkdown, successLine, summaryRows, type ReportInput } from "./report-model";
 
 const input: ReportInput = {
   loop: {
@@ -97,5 +97,41 @@ describe("report model", () => {
     expect(before).toContain("see www\\.evil.example \\# Fake heading \\| \\*bold\\* \\`code\\` \\&amp;");
     // A six-backtick fence: the output's five-backtick run and its ``` line cannot close it.
     expect(fenced).toContain(`\n\`\`\`\`\`\`\n${output}\n\`\`\`\`\`\`\n`);
+  });
+
+  it.each<[string, Record<string, number> | undefined, string | null]>([
+    [
+      "an interrupted run is counted as such, not as 100%",
+      { succeeded: 1, interrupted: 1 },
+      "Successful iterations: 50% (1 of 2 runs; 1 interrupted)",
+    ],
+    [
+      "every kind named",
+      { succeeded: 3, failed: 1, rate_limited: 1, error: 1 },
+      "Successful iterations: 50% (3 of 6 runs; 1 failed; 1 error; 1 stopped by a usage limit)",
+    ],
+    ["all good", { succeeded: 2 }, "Successful iterations: 100% (2 of 2 runs)"],
+    ["no stored counts: the engine's rate", undefined, "Successful iterations: 100%"],
+  ])("success line: %s", (_name, outcomes, text) => {
+    expect(successLine({ report: input.report, outcomes })).toBe(text);
+  });
+
+  it("limits in effect, edited ones marked with what they were", () => {
+    const limits = [
+      { label: "Max iterations", value: 40, original: 80, edited: true },
+      { label: "Cost limit (USD)", value: 0.015, original: 0.015, edited: false },
+      { label: "Budget (USD)", value: 2.5, original: 0, edited: true },
+      { label: "Time limit (s)", value: 0, original: 0, edited: false },
+    ];
+    expect(limitRows(limits)).toEqual([
+      ["Max iterations", "40 (edited; was 80)"],
+      ["Cost limit (USD)", "$0.015"].map((v, i) => (i === 1 ? expect.stringMatching(/^\$0\.015?0?$/) : v)),
+      ["Budget (USD)", expect.stringMatching(/^\$2\.50 \(edited; was off\)$/)],
+      ["Time limit (s)", "off"],
+    ]);
+    const md = reportMarkdown({ ...input, limits, outcomes: { succeeded: 1, interrupted: 1 } }, null, new Date(0));
+    expect(md).toContain("## Limits in effect");
+    expect(md).toContain("| Max iterations | 40 \\(edited; was 80\\) |");
+    expect(md).toContain("- Successful iterations: 50% (1 of 2 runs; 1 interrupted)");
   });
 });

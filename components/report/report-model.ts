@@ -40,6 +40,17 @@ export interface ReportInput {
     "durationMs" | "successRate" | "success" | "failure" | "finalMeanScore" | "efficiency"
   > | null;
   series: IterationPoint[];
+  /** Stored runs by how they ended (`share.view`); an interrupted run is neither success nor failure. */
+  outcomes?: Record<string, number>;
+  /** The limits in effect, each with the value the loop was created with. */
+  limits?: ReportLimit[];
+}
+
+export interface ReportLimit {
+  label: string;
+  value: number;
+  original: number;
+  edited: boolean;
 }
 
 export interface FinalIteration {
@@ -73,6 +84,41 @@ export function summaryRows(r: ReportInput): [string, string][] {
     ],
     ["Duration", formatDuration(r.report?.durationMs ?? null)],
   ];
+}
+
+const OUTCOME_ORDER = ["succeeded", "failed", "error", "interrupted", "rate_limited"];
+const OUTCOME_LABEL: Record<string, string> = { rate_limited: "stopped by a usage limit" };
+
+/**
+ * "Successful iterations" over every run that ended, interrupted ones
+ * included and named, so one success and one interruption is 50% with
+ * "1 interrupted", never "100%". Falls back to the engine's rate (finished
+ * steps only) for a report without stored counts.
+ */
+export function successLine(r: Pick<ReportInput, "report" | "outcomes">): string | null {
+  const counts = r.outcomes ?? {};
+  const total = Object.values(counts).reduce((s, n) => s + n, 0);
+  if (total === 0) return r.report ? `Successful iterations: ${Math.round(r.report.successRate * 100)}%` : null;
+  const succeeded = counts.succeeded ?? 0;
+  const others = Object.keys(counts)
+    .filter((k) => k !== "succeeded" && counts[k]! > 0)
+    .sort((a, b) => OUTCOME_ORDER.indexOf(a) - OUTCOME_ORDER.indexOf(b))
+    .map((k) => `${counts[k]} ${OUTCOME_LABEL[k] ?? k}`);
+  const runs = `${succeeded} of ${total} run${total === 1 ? "" : "s"}`;
+  return `Successful iterations: ${Math.round((succeeded / total) * 100)}% (${[runs, ...others].join("; ")})`;
+}
+
+const limitValue = (label: string, value: number) =>
+  value === 0 ? "off" : label.includes("(USD)") ? formatUsd(value) : String(value);
+
+/** The limits in effect as [label, value] rows; an edited limit says so and what it was. */
+export function limitRows(limits: readonly ReportLimit[] | undefined): [string, string][] {
+  return (limits ?? []).map((l) => [
+    l.label,
+    l.edited
+      ? `${limitValue(l.label, l.value)} (edited; was ${limitValue(l.label, l.original)})`
+      : limitValue(l.label, l.value),
+  ]);
 }
 
 export interface IterationLine {
@@ -156,12 +202,18 @@ export function reportMarkdown(r: ReportInput, final: FinalIteration | null, gen
       `| ${i.number} | ${cell(i.status)} | ${i.mean} | ${cell(i.scores)} | ${i.claim} | ${i.cost} | ${i.tokens} | ${i.duration} | ${cell(i.handoff)} |`,
     );
   }
+  const limits = limitRows(r.limits);
+  if (limits.length) {
+    lines.push("", "## Limits in effect", "", "| | |", "|---|---|");
+    for (const [k, v] of limits) lines.push(`| ${cell(k)} | ${cell(v)} |`);
+  }
   lines.push("", "## End-of-run report", "");
   if (r.report) {
     lines.push(
       `- Outcome: ${r.report.success ? "success" : r.report.failure ? "failure" : "no success (limit, operator or still running)"}`,
     );
-    lines.push(`- Successful iterations: ${Math.round(r.report.successRate * 100)}%`);
+    const success = successLine(r);
+    if (success) lines.push(`- ${success}`);
     if (r.report.efficiency.cacheHitRate !== null)
       lines.push(`- Cache hit rate: ${Math.round(r.report.efficiency.cacheHitRate * 100)}%`);
     if (r.report.efficiency.costPerCall !== null)

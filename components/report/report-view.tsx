@@ -5,7 +5,7 @@ import type { SharedReport } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
 import { statusDisplay } from "@/components/loops/format";
 import { ReportCharts } from "./report-charts";
-import { iterationLines, summaryRows, type FinalIteration } from "./report-model";
+import { iterationLines, limitRows, successLine, summaryRows, type FinalIteration } from "./report-model";
 
 function Section({ title, children, id }: { title: string; children: React.ReactNode; id: string }) {
   return (
@@ -129,7 +129,7 @@ export function ReportView({
           <p className="font-medium">{outcome}</p>
           {report.report && (
             <ul className="list-disc space-y-1 pl-5">
-              <li>Successful iterations: {Math.round(report.report.successRate * 100)}%</li>
+              <li data-testid="report-success">{successLine({ report: report.report, outcomes: report.outcomes })}</li>
               {report.report.efficiency.cacheHitRate !== null && (
                 <li>Cache hit rate: {Math.round(report.report.efficiency.cacheHitRate * 100)}%</li>
               )}
@@ -156,7 +156,23 @@ export function ReportView({
         </div>
       </Section>
 
-      <Section title="Configuration (redacted)" id="configuration">
+      <Section title="Limits in effect" id="limits">
+        <dl
+          data-testid="report-limits"
+          className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[14rem_1fr] dark:border-slate-800 dark:bg-slate-900"
+        >
+          {limitRows(report.limits).map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
+              <dd className={v.includes("(edited") ? "font-medium text-amber-800 dark:text-amber-300" : undefined}>
+                {v}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </Section>
+
+      <Section title="Configuration as created (redacted)" id="configuration">
         <details
           className="rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
           open

@@ -47,6 +47,12 @@ export async function lastIterationNumber(db: Db, loopId: string): Promise<numbe
   return found?.number ?? 0;
 }
 
+/** How many stored runs (attempts) of a loop ended in each status: an interrupted run counts as interrupted. */
+export async function iterationStatusCounts(db: Db, loopId: string): Promise<Record<string, number>> {
+  const groups = await db.iteration.groupBy({ by: ["status"], where: { loopId }, _count: { _all: true } });
+  return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
+}
+
 export interface IterationBucket {
   /** The bucket's first and last iteration numbers present. */
   first: number;

@@ -3,6 +3,7 @@
  * forecasts and efficiency figures. Pure; the ledger lives in the snapshot.
  */
 import type { LoopConfig } from "./config.schema";
+import { percent, usd } from "./money";
 import type { BudgetAction } from "./vocabulary";
 
 export type BudgetConfig = LoopConfig["budget"];
@@ -78,31 +79,173 @@ export interface BudgetCheck {
   usedFraction: number;
   delayMs: number;
   reason: string;
+  /** Dollars past the budget when spend already went over it (an iteration cost more than expected). */
+  overshootUsd?: number;
 }
 
 export function throttleDelay(throttles: number, config: BudgetConfig): number {
   return Math.min(config.throttleMaxDelayMs, config.throttleBaseDelayMs * 2 ** throttles);
 }
 
-const pct = (f: number) => `${(f * 100).toFixed(1)}%`;
+/** Iterations the next iteration's expected spend is estimated from. */
+export const EXPECTED_SPEND_WINDOW = 5;
 
+/** Float sums (0.005 × 3 = 0.015000000000000001) must not pass a limit they only meet. */
+const TOLERANCE = 1e-9;
+const passes = (value: number, limit: number) => value > limit * (1 + TOLERANCE);
+
+export interface IterationSpend {
+  iteration: number;
+  cost: number;
+  tokens: number;
+}
+
+/** Each iteration's spend in the ledger's recent records, oldest first; the attempts of one iteration add up. */
+export function iterationSpends(records: readonly ConsumptionRecord[]): IterationSpend[] {
+  const byIteration = new Map<number, IterationSpend>();
+  for (const r of records) {
+    const entry = byIteration.get(r.iteration) ?? { iteration: r.iteration, cost: 0, tokens: 0 };
+    entry.cost += r.costUsd;
+    entry.tokens += r.input + r.output + r.cache;
+    byIteration.set(r.iteration, entry);
+  }
+  return [...byIteration.values()];
+}
+
+export interface ExpectedSpend {
+  cost: number;
+  tokens: number;
+  /** How many iterations the estimate rests on (0: nothing to go on yet, so nothing is expected). */
+  basis: number;
+}
+
+/**
+ * What the next iteration is expected to spend: the most any of the last
+ * `window` iterations spent. The maximum, not the mean: a budget is a
+ * ceiling, and an estimate that is right on average lets every other loop
+ * end above it.
+ */
+export function expectedNextSpend(ledger: Pick<BudgetLedger, "recent">, window = EXPECTED_SPEND_WINDOW): ExpectedSpend {
+  const latest = iterationSpends(ledger.recent).slice(-window);
+  return {
+    cost: Math.max(0, ...latest.map((s) => s.cost)),
+    tokens: Math.max(0, ...latest.map((s) => s.tokens)),
+    basis: latest.length,
+  };
+}
+
+/**
+ * Why spend went past `limit`, with the numbers: how far over, and what the
+ * last iteration cost against what was expected of it. Null when it did not.
+ */
+export function costOvershoot(
+  spent: number,
+  limit: number,
+  ledger: Pick<BudgetLedger, "recent">,
+  what: string,
+): { text: string; overshootUsd: number } | null {
+  if (limit <= 0 || !passes(spent, limit)) return null;
+  const over = spent - limit;
+  const spends = iterationSpends(ledger.recent);
+  const last = spends.at(-1);
+  const before = spends.slice(-EXPECTED_SPEND_WINDOW - 1, -1);
+  const expected = before.length ? Math.max(...before.map((s) => s.cost)) : null;
+  const why =
+    last && expected !== null && last.cost > expected
+      ? `; iteration ${last.iteration} cost ${usd(last.cost)}, ${usd(last.cost - expected)} more than the ${usd(expected)} expected`
+      : last
+        ? `; iteration ${last.iteration} cost ${usd(last.cost)}`
+        : "";
+  return {
+    text: `${usd(spent)} spent of the ${usd(limit)} ${what}: ${usd(over)} (${percent(over / limit)}) over${why}`,
+    overshootUsd: over,
+  };
+}
+
+/**
+ * Stop before a cost ceiling is passed: the spend so far plus the next
+ * iteration's expected cost must stay within `limit`. Null while it does.
+ */
+export function costCeiling(
+  spent: number,
+  limit: number,
+  ledger: Pick<BudgetLedger, "recent">,
+  what: string,
+): { reason: string; overshootUsd: number } | null {
+  if (limit <= 0) return null;
+  const over = costOvershoot(spent, limit, ledger, what);
+  if (over) return { reason: over.text, overshootUsd: over.overshootUsd };
+  if (spent >= limit * (1 - TOLERANCE))
+    return { reason: `${usd(spent)} spent of the ${usd(limit)} ${what}`, overshootUsd: 0 };
+  const next = expectedNextSpend(ledger);
+  if (!passes(spent + next.cost, limit)) return null;
+  return {
+    reason:
+      `${usd(spent)} spent of the ${usd(limit)} ${what}; the next iteration is expected to cost about ${usd(next.cost)} ` +
+      `(the most of the last ${next.basis}), which would pass it`,
+    overshootUsd: 0,
+  };
+}
+
+/**
+ * The budget decision before an iteration. In enforce mode an iteration is
+ * denied when the spend so far plus what the next one is expected to spend
+ * (expectedNextSpend) would pass the deny threshold, not only once spend is
+ * already there: otherwise the last allowed iteration overshoots by up to
+ * its own cost. When spend did pass the budget, the reason says by how much.
+ */
 export function checkBudget(ledger: BudgetLedger, config: BudgetConfig): BudgetCheck {
   const used = budgetUsed(ledger.totals, config);
   if (used === null) return { action: "ALLOW", usedFraction: 0, delayMs: 0, reason: "no budget set" };
-  if (used < config.throttleAt) {
-    return { action: "ALLOW", usedFraction: used, delayMs: 0, reason: `${pct(used)} of budget used` };
-  }
   if (config.mode === "alert_only") {
-    return { action: "ALERT_ONLY", usedFraction: used, delayMs: 0, reason: `${pct(used)} of budget used (alert only)` };
+    return used < config.throttleAt
+      ? { action: "ALLOW", usedFraction: used, delayMs: 0, reason: `${percent(used)} of budget used` }
+      : {
+          action: "ALERT_ONLY",
+          usedFraction: used,
+          delayMs: 0,
+          reason: `${percent(used)} of budget used (alert only)`,
+        };
   }
-  if (used >= config.denyAt) {
-    return { action: "DENY", usedFraction: used, delayMs: 0, reason: `${pct(used)} of budget used: budget exhausted` };
+  const deny = (reason: string, overshootUsd?: number): BudgetCheck => ({
+    action: "DENY",
+    usedFraction: used,
+    delayMs: 0,
+    reason,
+    ...(overshootUsd ? { overshootUsd } : {}),
+  });
+  const costLimit = config.maxCostUsd * config.denyAt;
+  const over = costOvershoot(ledger.totals.costUsd, config.maxCostUsd, ledger, "budget");
+  if (used >= config.denyAt * (1 - TOLERANCE)) {
+    return deny(
+      `${percent(used)} of budget used: budget exhausted${over ? ` (${over.text})` : ""}`,
+      over?.overshootUsd,
+    );
+  }
+  const next = expectedNextSpend(ledger);
+  const projected = budgetUsed(
+    { ...ledger.totals, costUsd: ledger.totals.costUsd + next.cost, tokens: ledger.totals.tokens + next.tokens },
+    config,
+  )!;
+  if (passes(projected, config.denyAt)) {
+    const basis = `(the most of the last ${next.basis}), which would pass it`;
+    const t = ledger.totals;
+    return deny(
+      config.maxCostUsd > 0 && passes(t.costUsd + next.cost, costLimit)
+        ? `${usd(t.costUsd)} spent of the ${usd(costLimit)} budget (${percent(used)}); ` +
+            `the next iteration is expected to cost about ${usd(next.cost)} ${basis}`
+        : `${t.tokens} of ${config.maxTokens * config.denyAt} budgeted tokens used (${percent(used)}); ` +
+            `the next iteration is expected to use about ${Math.round(next.tokens)} ${basis}`,
+    );
+  }
+  if (used < config.throttleAt) {
+    return { action: "ALLOW", usedFraction: used, delayMs: 0, reason: `${percent(used)} of budget used` };
   }
   return {
     action: "THROTTLE",
     usedFraction: used,
     delayMs: throttleDelay(ledger.throttles, config),
-    reason: `${pct(used)} of budget used: throttling`,
+    reason: `${percent(used)} of budget used: throttling`,
   };
 }
 
@@ -118,14 +261,7 @@ export interface BudgetForecast {
 }
 
 function perIteration(records: readonly ConsumptionRecord[], window: number) {
-  const byIteration = new Map<number, { cost: number; tokens: number }>();
-  for (const r of records) {
-    const entry = byIteration.get(r.iteration) ?? { cost: 0, tokens: 0 };
-    entry.cost += r.costUsd;
-    entry.tokens += r.input + r.output + r.cache;
-    byIteration.set(r.iteration, entry);
-  }
-  const latest = [...byIteration.values()].slice(-window);
+  const latest = iterationSpends(records).slice(-window);
   if (latest.length === 0) return { cost: 0, tokens: 0 };
   return {
     cost: latest.reduce((s, e) => s + e.cost, 0) / latest.length,

@@ -6,7 +6,7 @@
  * beats the budget, cost, iteration, time and no-progress limits reached in
  * the same iteration.
  */
-import { budgetUsed } from "./budget";
+import { budgetUsed, costCeiling, costOvershoot } from "./budget";
 import type { LoopConfig } from "./config.schema";
 import { isHealthFailure } from "./health";
 import { elapsed, type LoopState } from "./loop-state";
@@ -71,16 +71,24 @@ export const consecutiveFailureDetector = detector("consecutive_failures", ({ st
 
 export const budgetDetector = detector("budget", ({ snapshot, config }) => {
   const used = budgetUsed(snapshot.ledger.totals, config.budget);
-  return config.budget.mode === "enforce" && used !== null && used >= config.budget.denyAt
-    ? stop("budget_exhausted", `${(used * 100).toFixed(1)}% of the budget used`, { usedFraction: used })
-    : CONTINUE;
+  if (config.budget.mode !== "enforce" || used === null || used < config.budget.denyAt) return CONTINUE;
+  // Spend past the budget is said plainly, with how far over and which iteration took it there.
+  const over = costOvershoot(snapshot.ledger.totals.costUsd, config.budget.maxCostUsd, snapshot.ledger, "budget");
+  return stop("budget_exhausted", `${(used * 100).toFixed(1)}% of the budget used${over ? ` (${over.text})` : ""}`, {
+    usedFraction: used,
+    ...(over ? { overshootUsd: over.overshootUsd } : {}),
+  });
 });
 
-export const costLimitDetector = detector("cost_limit", ({ state, config }) => {
+/**
+ * The cost limit holds before the fact: the loop stops once the spend so far
+ * plus the next iteration's expected cost would pass it (see costCeiling),
+ * and says by how much when an iteration took it over anyway.
+ */
+export const costLimitDetector = detector("cost_limit", ({ snapshot, state, config }) => {
   const max = config.stop.maxCost;
-  return max > 0 && state.cumulativeCost >= max
-    ? stop("max_cost", `$${state.cumulativeCost.toFixed(2)} >= $${max.toFixed(2)} cost limit`, { max })
-    : CONTINUE;
+  const hit = costCeiling(state.cumulativeCost, max, snapshot.ledger, "cost limit");
+  return hit ? stop("max_cost", hit.reason, { max, overshootUsd: hit.overshootUsd }) : CONTINUE;
 });
 
 export const maxIterationDetector = detector("max_iterations", ({ snapshot, state, config }) => {

@@ -209,17 +209,19 @@ describe("approval gates", () => {
 });
 
 describe("budget actions in the loop", () => {
-  it("throttles with growing delays, then denies", async () => {
+  it("throttles, then denies before the next iteration would pass the budget", async () => {
     const { result, sink, clock } = await run(
       { budget: { maxCostUsd: 1, throttleAt: 0.5, throttleBaseDelayMs: 1000 }, stop: { noProgressIterations: 0 } },
       new FakeControls(),
       [{ costUsd: 0.3 }],
     );
     expect(result.stopType).toBe("budget_exhausted");
-    expect(result.iterations).toBe(4);
+    // $0.90 spent + $0.30 expected would pass $1: denied at 3 iterations (it used to run a 4th to $1.20).
+    expect(result.iterations).toBe(3);
+    expect(result.report.costUsd).toBeCloseTo(0.9);
     const delays = sink.events.flatMap((e) => (e.type === "throttled" ? [e.delayMs] : []));
-    expect(delays).toEqual([1000, 2000]);
-    expect(clock.sleeps).toEqual(expect.arrayContaining([1000, 2000]));
+    expect(delays).toEqual([1000]);
+    expect(clock.sleeps).toEqual(expect.arrayContaining([1000]));
   });
 
   it("alert-only never blocks", async () => {

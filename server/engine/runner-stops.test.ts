@@ -55,7 +55,8 @@ const scenarios: Scenario[] = [
   },
   { name: "max_iterations", config: { stop: { maxIterations: 2 } }, steps: [{}], iterations: 2 },
   { name: "timeout", config: { stop: { timeout: 100 } }, steps: [slow(60_000)], iterations: 2 },
-  { name: "max_cost", config: { stop: { maxCost: 1 } }, steps: [{ costUsd: 0.4 }], iterations: 3 },
+  // $0.80 spent + $0.40 expected would pass the $1 limit: it stops at 2, below the limit, not at $1.20.
+  { name: "max_cost", config: { stop: { maxCost: 1 } }, steps: [{ costUsd: 0.4 }], iterations: 2 },
   {
     name: "budget_exhausted",
     config: { budget: { maxCostUsd: 1, throttleAt: 1 }, stop: { maxCost: 1 } },

@@ -23,6 +23,8 @@ import { enforceLimit, hit, type RateLimit } from "../auth/rate-limit";
 import { hashToken, looksLikeToken, newToken } from "../auth/tokens";
 import { getIterationPage, getLoopDetail } from "../loops/loop-detail.service";
 import { redactIterationsForShare, redactLoopForShare } from "./share-redaction";
+import { limitsInEffect } from "../loops/limits-in-effect";
+import { iterationStatusCounts } from "../db/iterations.repo";
 
 /** Unknown, expired or revoked tokens per IP: guessing is pointless at 256 bits, and this makes it slow too. */
 export const SHARE_MISS_LIMIT: RateLimit = { bucket: "share-miss-ip", max: 20, windowMs: 10 * 60_000 };
@@ -88,9 +90,8 @@ export async function resolveShareToken(
 ): Promise<{ loopId: string } | null> {
   await enforceLimit(db, SHARE_LOOKUP_LIMIT, ip, now, "Too many shared-page requests from your address.");
   await hit(db, SHARE_LOOKUP_LIMIT, ip, now);
-  const link = looksLikeToken(token) ? await shareLinkByHash(db.prisma, hashToken(token)) : null;
-  const live = link && !link.revokedAt && (!link.expiresAt || link.expiresAt.getTime() > now);
-  if (!live) {
+  const link = await liveShareLink(db, token, now);
+  if (!link) {
     // Only misses are held to the miss limit: behind a shared proxy address,
     // someone else's bad links must not block a valid one. Guessing stays
     // bounded by the lookup limit above (and by 256-bit tokens).
@@ -102,9 +103,29 @@ export async function resolveShareToken(
   return { loopId: link.loopId };
 }
 
-/** A loop as a shared page shows it (and as the share preview shows operators): its detail, allow-listed. */
+/** The share link a token opens, if it is known, not revoked and not expired. Records nothing. */
+export async function liveShareLink(db: Database, token: string, now: number) {
+  const link = looksLikeToken(token) ? await shareLinkByHash(db.prisma, hashToken(token)) : null;
+  return link && !link.revokedAt && (!link.expiresAt || link.expiresAt.getTime() > now) ? link : null;
+}
+
+/**
+ * A loop as a shared page shows it (and as the share preview shows operators):
+ * its detail, allow-listed, with how its runs ended (an interrupted run is
+ * neither a success nor a failure, and is counted as interrupted) and the
+ * limits in effect, edited ones marked.
+ */
 export async function sharedLoopDetail(db: Database, loopId: string, now: number) {
-  return redactLoopForShare(await getLoopDetail(db, loopId, now));
+  const [detail, outcomes] = await Promise.all([
+    getLoopDetail(db, loopId, now),
+    iterationStatusCounts(db.prisma, loopId),
+  ]);
+  const stored = (detail.loop.config ?? {}) as { loop?: unknown };
+  return {
+    ...redactLoopForShare(detail),
+    outcomes,
+    limits: limitsInEffect(detail.config, stored.loop),
+  };
 }
 
 /** A page of a shared loop's iterations, allow-listed like the rest of the page. */

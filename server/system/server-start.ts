@@ -4,9 +4,12 @@
 import { getEnv } from "../env";
 import { prepareDatabase } from "../db/bootstrap";
 import { resolveDatabaseTarget } from "../db/database-target";
-import { startAppSweeper } from "../jobs/app-runtime";
+import { getAppRuntime, startAppSweeper } from "../jobs/app-runtime";
 import { startAuth } from "../auth/start-up";
 import { startAppAlertDeliverer } from "../alerts/app-deliverer";
+import { clientIp } from "../auth/client-ip";
+import { shareAdmission } from "../share/share-admission";
+import { installSharePageGate } from "../auth/share-page-gate";
 
 export async function startServerRuntime() {
   const env = getEnv(); // a bad variable fails here, naming it
@@ -15,6 +18,11 @@ export async function startServerRuntime() {
   const where = target.kind === "sqlite" ? target.file : new URL(target.url).pathname.slice(1);
   const auth = await startAuth(); // before the first request: stamps peer addresses, creates RALPH_ADMIN_*
   startAppSweeper();
+  // proxy.ts asks this before rendering /r/<token>, so a rate-limited page is a real 429.
+  installSharePageGate((token, headers) => {
+    const { db, engine } = getAppRuntime().services;
+    return shareAdmission(db, token, clientIp(headers), engine.now());
+  });
   startAppAlertDeliverer();
   console.log(
     `Ralph Control: ${target.kind} database ${where} ` +

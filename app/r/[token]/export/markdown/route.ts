@@ -11,7 +11,13 @@ export async function GET(_request: Request, { params }: { params: Promise<{ tok
     contentType: "text/markdown; charset=utf-8",
     render: ({ report, final, generatedAt }) =>
       reportMarkdown(
-        { loop: report.loop, report: report.report, series: report.series as IterationPoint[] },
+        {
+          loop: report.loop,
+          report: report.report,
+          series: report.series as IterationPoint[],
+          outcomes: report.outcomes,
+          limits: report.limits,
+        },
         final,
         generatedAt,
       ),

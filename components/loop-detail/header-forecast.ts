@@ -1,0 +1,50 @@
+// What the header's ETA and cost-to-finish say. Pure, so every state is tested.
+// A loop that waits on a person (a gate, a question, a pause) or on a provider's
+// usage limit has no honest ETA or cost to finish: approving a completion gate
+// ends the loop, and nobody knows when a person answers. It says what it waits
+// for instead of forecasting.
+import { formatDuration, formatUsd } from "@/components/loops/format";
+
+export const WAITING_ON: Record<string, string> = {
+  awaiting_approval: "waiting for approval",
+  needs_attention: "waiting for an answer",
+  paused: "paused",
+  waiting_for_limit: "waiting for the usage limit",
+  draft: "not started",
+};
+
+export interface HeaderForecastInput {
+  status: string;
+  ended: boolean;
+  etaMs: number | null;
+  remaining: number;
+  forecast: {
+    projectedCostToFinish: number;
+    projectedTotalCost: number;
+    remainingIterations: number;
+    iterationsUntilExhausted: number | null;
+  } | null;
+}
+
+export interface HeaderForecast {
+  eta: string;
+  etaHint?: string;
+  cost: string;
+  costHint?: string;
+}
+
+export function headerForecast({ status, ended, etaMs, remaining, forecast }: HeaderForecastInput): HeaderForecast {
+  if (ended) return { eta: "finished", cost: "—" };
+  const waiting = WAITING_ON[status];
+  if (waiting) return { eta: waiting, cost: waiting };
+  return {
+    eta: etaMs == null ? "—" : `≈ ${formatDuration(etaMs)}`,
+    etaHint: `${remaining} iteration${remaining === 1 ? "" : "s"} at most`,
+    cost: forecast ? `≈ ${formatUsd(forecast.projectedCostToFinish)}` : "—",
+    costHint: !forecast
+      ? undefined
+      : forecast.iterationsUntilExhausted != null && forecast.iterationsUntilExhausted < forecast.remainingIterations
+        ? `budget runs out in ~${forecast.iterationsUntilExhausted} iterations`
+        : `total ≈ ${formatUsd(forecast.projectedTotalCost)}`,
+  };
+}
