@@ -21,6 +21,7 @@ import {
   stopTypeLabel,
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
+import { AlarmBadges } from "@/components/loops/loop-cells";
 
 const WAITING_ON: Record<string, string> = {
   awaiting_approval: "waits for approval",
@@ -73,6 +74,11 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           )}
         </div>
       </div>
+      {detail.alarms.length > 0 && (
+        <div data-testid="header-alarms" aria-label="Alarms">
+          <AlarmBadges alarms={detail.alarms} />
+        </div>
+      )}
       {stop && loop.stopType !== "none" && (
         <p
           className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900"
