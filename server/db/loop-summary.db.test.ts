@@ -4,6 +4,7 @@
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { loopListSummary } from "../loops/loop-summary.service";
+import { getLoopDetail } from "../loops/loop-detail.service";
 
 const DAY = Date.UTC(2026, 10, 23);
 const NOW = DAY + 15 * 3_600_000;
@@ -54,5 +55,11 @@ describeEachProvider("loop list summary", ({ db }) => {
     // The browser's midnight (here 2 h after UTC midnight) moves "today".
     const later = await loopListSummary(db(), NOW, DAY + 2 * 3_600_000);
     expect(later.spendSinceUsd).toBeCloseTo(0.125, 10);
+  });
+
+  it("the loop detail carries the loop's alarms for its header", async () => {
+    const detail = await getLoopDetail(db(), "asks", NOW);
+    expect(detail.alarms.map((a) => a.kind)).toEqual(["attention"]);
+    expect((await getLoopDetail(db(), "old", NOW)).alarms).toEqual([]);
   });
 });
