@@ -4,7 +4,16 @@
 // watchdog terminate, breaker trip, handoff) with a glyph at its iteration,
 // on the same x range as the other charts. The events are listed under it.
 import { memo, useMemo } from "react";
-import { CartesianGrid, ComposedChart, ReferenceArea, ResponsiveContainer, Scatter, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceArea,
+  ResponsiveContainer,
+  Scatter,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { IterationWindow } from "@/lib/charts/chart-window";
 import { healthLanes } from "@/lib/charts/health-lanes";
 import { healthBands, healthMarkers, HEALTH_ORDER, type HealthMarkerKind } from "@/lib/charts/health-timeline";
@@ -81,7 +90,11 @@ export const HealthTimeline = memo(function HealthTimeline({
       }
     >
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart margin={{ top: 4, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
+        <ComposedChart
+          data={bands.map((b) => ({ iteration: b.to, y: n - 0.5 }))}
+          margin={{ top: 4, right: 12, bottom: 0, left: 0 }}
+          accessibilityLayer={false}
+        >
           <CartesianGrid stroke={GRID} strokeDasharray="3 3" horizontal={false} />
           <XAxis
             dataKey="iteration"
@@ -114,6 +127,8 @@ export const HealthTimeline = memo(function HealthTimeline({
               strokeOpacity={0}
             />
           ))}
+          {/* An invisible series: the chart draws its axes and areas only when some series has data. */}
+          <Line dataKey="y" stroke="none" dot={false} isAnimationActive={false} legendType="none" />
           {kinds.map((kind) => (
             <Scatter
               key={kind}
