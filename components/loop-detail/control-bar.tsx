@@ -1,11 +1,16 @@
 "use client";
-// Every operator control in one bar, each enabled only when the server would
-// accept it (aria-disabled, not disabled: a control stays focusable with its
-// reason in its title, and keeps focus after it was pressed), each showing its pending state until the runtime confirms, with
-// single-key shortcuts (press ? for the list).
-import { Button, ButtonLink, type ButtonVariant } from "@/components/ui/button";
+// The operator controls valid in the loop's current state, as buttons in one
+// bar (grouped run / steer / approval / manage); every other control sits in
+// the "More" menu with the reason it cannot be used now. A button stays
+// while its request is pending, and while it has focus (a control that just
+// became invalid does not drop the keyboard user's focus to the page). Each
+// shows its pending state until the runtime confirms; single-key shortcuts
+// work whatever is shown (press ? for the list).
+import { useState } from "react";
+import { Button, type ButtonVariant } from "@/components/ui/button";
 import { Kbd } from "@/components/ui/kbd";
 import type { Availability, ControlName } from "./control-names";
+import { ControlMenu, type MenuEntry } from "./control-menu";
 import { shortcutFor } from "./shortcuts";
 
 const LABELS: Record<ControlName, [idle: string, pending: string]> = {
@@ -56,17 +61,36 @@ export function ControlBar({
   /** Waiting for a usage limit: resume means "try now, before the reset". */
   waitingForLimit?: boolean;
 }) {
+  const [focused, setFocused] = useState<ControlName | null>(null);
+  const shown = (c: ControlName) => availability(c).allowed || isPending(c) || focused === c;
+  const label = (control: ControlName, pending: boolean) =>
+    control === "resume" && waitingForLimit && !pending ? "Resume now" : LABELS[control][pending ? 1 : 0];
+  const all = GROUPS.flatMap((g) => g.controls).filter((c) => c !== "start" || showStart);
+  const menu: MenuEntry[] = [
+    ...all
+      .filter((c) => !shown(c))
+      .map((c) => ({
+        key: c,
+        label: label(c, false),
+        reason: availability(c).reason ?? "not available now",
+        onSelect: () => onControl(c),
+      })),
+    { key: "clone", label: "Clone into a new loop", reason: null, href: `/loops/new?from=${loopId}` },
+    { key: "help", label: "Keyboard shortcuts (?)", reason: null, onSelect: onHelp },
+  ];
   return (
     <div
       role="toolbar"
       aria-label="Loop controls"
+      data-testid="control-bar"
       className="no-print flex flex-wrap items-center gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
     >
-      {GROUPS.map((group) => (
-        <div key={group.label} role="group" aria-label={group.label} className="flex flex-wrap items-center gap-1.5">
-          {group.controls
-            .filter((c) => c !== "start" || showStart)
-            .map((control) => {
+      {GROUPS.map((group) => {
+        const controls = group.controls.filter((c) => all.includes(c) && shown(c));
+        if (controls.length === 0) return null;
+        return (
+          <div key={group.label} role="group" aria-label={group.label} className="flex flex-wrap items-center gap-1.5">
+            {controls.map((control) => {
               const a = availability(control);
               const pending = isPending(control);
               const key = shortcutFor(control);
@@ -81,11 +105,11 @@ export function ControlBar({
                   title={a.reason ?? undefined}
                   aria-keyshortcuts={key}
                   data-control={control}
+                  onFocus={() => setFocused(control)}
+                  onBlur={() => setFocused((f) => (f === control ? null : f))}
                   onClick={() => onControl(control)}
                 >
-                  {control === "resume" && waitingForLimit && !pending
-                    ? "Resume now"
-                    : LABELS[control][pending ? 1 : 0]}
+                  {label(control, pending)}
                   {key && !pending && (
                     <span className="hidden lg:inline">
                       <Kbd>{key}</Kbd>
@@ -94,15 +118,11 @@ export function ControlBar({
                 </Button>
               );
             })}
-        </div>
-      ))}
+          </div>
+        );
+      })}
       <div className="ml-auto flex items-center gap-1.5">
-        <ButtonLink href={`/loops/new?from=${loopId}`} variant="ghost" size="sm">
-          Clone
-        </ButtonLink>
-        <Button variant="ghost" size="sm" onClick={onHelp} aria-keyshortcuts="?" aria-label="Keyboard shortcuts">
-          <Kbd>?</Kbd>
-        </Button>
+        <ControlMenu entries={menu} />
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 "use client";
-// The four charts of a loop, fed by the pure prep functions in lib/charts.
+// The charts of a loop, fed by the pure prep functions in lib/charts.
 // Memoised on the series and events themselves (kept identical across
 // refetches by shareEqual), so a tick or an unrelated event draws nothing;
 // a fast loop redraws them at most every REDRAW_MS (each redraw of the four
@@ -12,6 +12,8 @@ import { CostChart } from "./charts/cost-chart";
 import { HealthTimeline } from "./charts/health-timeline";
 import { ScoreChart } from "./charts/score-chart";
 import { TokenChart } from "./charts/token-chart";
+import { ScoreSpendChart } from "./charts/score-spend-chart";
+import { iterationWindow } from "@/lib/charts/chart-window";
 import { useThrottled } from "@/components/shared/use-throttled";
 
 const REDRAW_MS = 3000;
@@ -24,6 +26,7 @@ export const LoopCharts = memo(function LoopCharts({
   forecast,
   bucketSize,
   iterations,
+  plateauAfter,
 }: {
   series: IterationPoint[];
   /** Iterations per point: above 1 for a long loop the server charts a bucket at a time. */
@@ -34,22 +37,35 @@ export const LoopCharts = memo(function LoopCharts({
   budget: number | null;
   /** Null once the loop has ended: there is nothing left to forecast. */
   forecast: CostForecastInput | null;
+  /** The loop's "no progress" stop limit: plateaus are marked at that run length. */
+  plateauAfter?: number;
 }) {
   // Together, so markers never run ahead of the points they mark.
   const live = useMemo(() => ({ series: liveSeries, markers: liveMarkers }), [liveSeries, liveMarkers]);
   const { series, markers } = useThrottled(live, REDRAW_MS);
+  // One x range for every iteration chart: to the last iteration plus a little headroom.
+  const xRange = useMemo(() => iterationWindow(series.map((p) => p.number)), [series]);
   return (
-    <section aria-label="Charts" className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
+    <section aria-label="Charts" className="grid grid-cols-1 items-stretch gap-4 lg:grid-cols-2">
       {bucketSize > 1 && (
         <p className="text-xs text-slate-600 lg:col-span-2 dark:text-slate-400">
           {iterations.toLocaleString("en-US")} iterations: each point stands for {bucketSize} iterations (the scores of
           its last one; spend and tokens of all of them; the best score anywhere in them).
         </p>
       )}
-      <ScoreChart series={series} threshold={threshold} events={markers} />
-      <CostChart series={series} budget={budget} forecast={forecast} events={markers} />
+      <ScoreChart
+        series={series}
+        threshold={threshold}
+        events={markers}
+        xRange={xRange}
+        plateauAfter={plateauAfter && plateauAfter > 0 ? plateauAfter : undefined}
+      />
+      <CostChart series={series} budget={budget} forecast={forecast} events={markers} xRange={xRange} />
       <TokenChart series={series} events={markers} />
-      <HealthTimeline series={series} events={markers} />
+      <ScoreSpendChart series={series} />
+      <div className="min-w-0 lg:col-span-2">
+        <HealthTimeline series={series} events={markers} xRange={xRange} />
+      </div>
     </section>
   );
 });

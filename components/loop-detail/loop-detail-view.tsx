@@ -195,6 +195,7 @@ export function LoopDetailView({ id }: { id: string }) {
         iterations={d.loop.iteration}
         markers={d.markers}
         threshold={d.config?.stop.scoreThreshold ?? null}
+        plateauAfter={d.config?.stop.noProgressIterations}
         budget={d.loop.budgetUsd}
         forecast={d.loop.isTerminal ? null : d.forecast}
       />

@@ -22,6 +22,7 @@ import {
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
 import { headerForecast } from "./header-forecast";
+import { AlarmBadges } from "@/components/loops/loop-cells";
 
 /** `displayStatus` may run ahead of the server: "interrupting…" shows from the click, not from the next refetch. */
 export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; displayStatus: string }) {
@@ -67,6 +68,11 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           )}
         </div>
       </div>
+      {detail.alarms.length > 0 && (
+        <div data-testid="header-alarms" aria-label="Alarms">
+          <AlarmBadges alarms={detail.alarms} />
+        </div>
+      )}
       {stop && loop.stopType !== "none" && (
         <p
           className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-800 dark:bg-slate-900"

@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useRef } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { applyLiveRowToLists, notLiveRow } from "./live-list";
 import { LiveIndicator } from "@/components/live/live-indicator";
@@ -20,6 +20,7 @@ import { hasFilters, parseListParams, toListInput, toSearch, type ListParams } f
 import { LoopFilters } from "./loop-filters";
 import { LoopCards, LoopTable } from "./loop-table";
 import { StartDemoButton } from "./start-demo-button";
+import { SummaryBar } from "./summary-bar";
 
 export function LoopListView() {
   const trpc = useTRPC();
@@ -29,6 +30,9 @@ export function LoopListView() {
   const params = useMemo(() => parseListParams(new URLSearchParams(search.toString())), [search]);
   const list = useQuery({ ...trpc.loops.list.queryOptions(toListInput(params)), placeholderData: keepPreviousData });
   const now = useNow(list.dataUpdatedAt);
+  // The browser's midnight, so "spent today" is the operator's day; fixed for the page's life.
+  const [dayStartMs] = useState(() => new Date().setHours(0, 0, 0, 0));
+  const summary = useQuery(trpc.loops.summary.queryOptions({ dayStartMs }));
   // Viewers see loops but cannot start them: no buttons that would only fail.
   const me = useQuery(trpc.auth.me.queryOptions());
   const canOperate = me.data?.permissions.operateLoops ?? false;
@@ -39,7 +43,10 @@ export function LoopListView() {
   // Live rows of iterations in flight only move "last output" on their row, without a refetch.
   const queryClient = useQueryClient();
   const live = useLiveEvents({
-    refresh: [{ filters: [trpc.loops.list.pathFilter()], delayMs: 1000, when: notLiveRow }],
+    refresh: [
+      { filters: [trpc.loops.list.pathFilter()], delayMs: 1000, when: notLiveRow },
+      { filters: [trpc.loops.summary.pathFilter()], delayMs: 2000, when: notLiveRow },
+    ],
     onEvent: (e) => applyLiveRowToLists(queryClient, trpc.loops.list.pathFilter(), e),
   });
 
@@ -142,6 +149,19 @@ export function LoopListView() {
           {canOperate && <ButtonLink href="/loops/new">New loop</ButtonLink>}
         </div>
       </div>
+      {summary.data && summary.data.total > 0 && (
+        <SummaryBar
+          summary={summary.data}
+          active={params.status}
+          onStatus={(status) =>
+            onFilters({
+              ...params,
+              status: params.status.length === 1 && params.status[0] === status ? [] : [status],
+              cursor: null,
+            })
+          }
+        />
+      )}
       <LoopFilters params={params} onChange={onFilters} />
       <ListStatusAnnouncer items={list.data?.items} />
       {body}

@@ -22,11 +22,18 @@ export interface CostChart {
   total: number;
   /** The iteration at which the forecast says the budget runs out, if it does before the end. */
   exhaustedAt: number | null;
+  /** Where the forecast ends (iteration limit) and what it projects then; null without a forecast. */
+  forecastEnd: { iteration: number; total: number } | null;
 }
 
 export function prepareCostChart(
   points: readonly IterationPoint[],
-  options: { budget?: number | null; forecast?: CostForecastInput | null } = {},
+  options: {
+    budget?: number | null;
+    forecast?: CostForecastInput | null;
+    /** Draw the forecast only up to this iteration (the charts' right edge), interpolated there. */
+    until?: number;
+  } = {},
 ): CostChart {
   // Every attempt costs money, interrupted ones included, so sum them all.
   const spentBy = new Map<number, number>();
@@ -41,12 +48,23 @@ export function prepareCostChart(
   const budget = options.budget && options.budget > 0 ? options.budget : null;
   const forecast = options.forecast;
   let exhaustedAt: number | null = null;
+  let forecastEnd: CostChart["forecastEnd"] = null;
   const last = rows.at(-1);
   if (forecast && forecast.remainingIterations > 0) {
     const from = last?.iteration ?? 0;
+    const startCost = last?.cost ?? 0;
     if (last) last.forecast = last.cost;
     else rows.push({ iteration: 0, cost: 0, forecast: 0 });
-    rows.push({ iteration: from + forecast.remainingIterations, cost: null, forecast: forecast.projectedTotalCost });
+    const end = from + forecast.remainingIterations;
+    forecastEnd = { iteration: end, total: forecast.projectedTotalCost };
+    const stop = options.until !== undefined ? Math.max(from, Math.min(end, options.until)) : end;
+    const share = (stop - from) / forecast.remainingIterations;
+    if (stop > from)
+      rows.push({
+        iteration: stop,
+        cost: null,
+        forecast: startCost + (forecast.projectedTotalCost - startCost) * share,
+      });
     if (
       forecast.iterationsUntilExhausted !== null &&
       forecast.iterationsUntilExhausted < forecast.remainingIterations
@@ -54,7 +72,7 @@ export function prepareCostChart(
       exhaustedAt = from + forecast.iterationsUntilExhausted;
     }
   }
-  return { rows, budget, total, exhaustedAt };
+  return { rows, budget, total, exhaustedAt, forecastEnd };
 }
 
 export interface TokenRow {

@@ -1,6 +1,9 @@
 // Score per iteration for each scorer, the mean, the best-so-far envelope,
 // the threshold line and plateau/regression markers.
 import { eventIteration, lastAttempts, type ChartEvent, type IterationPoint } from "./types";
+import { scoreMarkers, type ScoreMarker } from "./score-markers";
+
+export type { ScoreMarker } from "./score-markers";
 
 export interface ScoreRow {
   iteration: number;
@@ -8,12 +11,6 @@ export interface ScoreRow {
   best: number | null;
   /** One key per scorer, `s:<name>`, so scorer names never clash with the fixed keys. */
   [scorer: `s:${string}`]: number | null;
-}
-
-export interface ScoreMarker {
-  iteration: number;
-  kind: "plateau" | "regression";
-  label: string;
 }
 
 export interface ScoreChart {
@@ -40,45 +37,22 @@ export interface ScoreChartOptions {
 export const scorerKey = (name: string) => `s:${name}` as const;
 
 export function prepareScoreChart(points: readonly IterationPoint[], options: ScoreChartOptions = {}): ScoreChart {
-  const plateauAfter = options.plateauAfter ?? 3;
-  const regressionDrop = options.regressionDrop ?? 0.1;
-  const epsilon = options.epsilon ?? 0.005;
   const series = lastAttempts(points);
   const scorers = [...new Set(series.flatMap((p) => Object.keys(p.scores)))].sort();
 
   const rows: ScoreRow[] = [];
-  const markers: ScoreMarker[] = [];
   let best: number | null = null;
-  let previousMean: number | null = null;
-  let sinceBest = 0;
   for (const p of series) {
     const row: ScoreRow = { iteration: p.number, mean: p.meanScore, best: null };
     for (const name of scorers) row[scorerKey(name)] = p.scores[name] ?? null;
     if (p.meanScore !== null) {
-      // A bucketed point's best is the best of its whole span, not only of its last iteration.
       const top = p.span?.maxScore ?? p.meanScore;
-      if (best === null || top > best + epsilon) {
-        best = best === null ? top : Math.max(best, top);
-        sinceBest = 0;
-      } else {
-        sinceBest++;
-        // Marked once, when the run of non-improving iterations reaches the limit.
-        if (sinceBest === plateauAfter) {
-          markers.push({ iteration: p.number, kind: "plateau", label: `no new best for ${plateauAfter} iterations` });
-        }
-      }
-      if (previousMean !== null && previousMean - p.meanScore >= regressionDrop) {
-        markers.push({
-          iteration: p.number,
-          kind: "regression",
-          label: `mean fell ${previousMean.toFixed(2)} → ${p.meanScore.toFixed(2)}`,
-        });
-      }
-      previousMean = p.meanScore;
+      best = best === null ? top : Math.max(best, top);
     }
     row.best = best;
     rows.push(row);
   }
+  const markers = scoreMarkers(series, options);
   const threshold = options.threshold && options.threshold > 0 ? options.threshold : null;
   return { scorers, rows, markers, handoffs: handoffIterations(series, options.events), threshold };
 }

@@ -30,9 +30,13 @@ export interface LoopAlarm {
 }
 
 /** A loop that is, or is about to be, working: a runaway or spend rate matters only then. */
-const ACTIVE = new Set(["running", "queued", "waiting", "interrupting"]);
-const ATTENTION_STATUS = new Set(["needs_attention"]);
-const ATTENTION_HEALTH = new Set(["stuck", "failing"]);
+export const ALARM_ACTIVE_STATUSES: readonly string[] = ["running", "queued", "waiting", "interrupting"];
+/** "Needs attention": a loop in one of these states, or an active loop in one of these health states. */
+export const ATTENTION_STATUSES: readonly string[] = ["needs_attention"];
+export const ATTENTION_HEALTH_STATES: readonly string[] = ["stuck", "failing"];
+const ACTIVE = new Set(ALARM_ACTIVE_STATUSES);
+const ATTENTION_STATUS = new Set(ATTENTION_STATUSES);
+const ATTENTION_HEALTH = new Set(ATTENTION_HEALTH_STATES);
 const HOUR_MS = 3_600_000;
 
 const usd = (n: number) => `$${n < 1 ? Number(n.toPrecision(4)) : n.toFixed(2)}`;

@@ -15,12 +15,15 @@ import type {
   VerifierPort,
 } from "./ports";
 import { errorMessage } from "./validators";
+import { timed, type TraceSpan } from "./trace";
 
 export interface ScoringOutcome {
   scores: Record<string, number>;
   reasons: Record<string, string>;
   /** Test evidence by scorer name, from the scorers that report it (command checks). */
   tests?: Record<string, TestEvidence>;
+  /** When each scorer ran (only when the caller gave a clock). */
+  spans?: TraceSpan[];
 }
 
 type ScoredOne = { score: number; reason: string; tests?: TestEvidence };
@@ -68,15 +71,17 @@ export async function runScorers(
   scorers: readonly ScorerPort[],
   ctx: ScoreContext,
   config: LoopConfig["validation"],
-  deps: Pick<Deps, "sleep">,
+  deps: Pick<Deps, "sleep"> & Partial<Pick<Deps, "now">>,
 ): Promise<ScoringOutcome> {
   const selected = selectScorers(scorers, config.scorerNames);
   const results: ScoredOne[] = new Array(selected.length);
+  const spans: TraceSpan[] = [];
   let next = 0;
   const worker = async () => {
     while (next < selected.length) {
       const index = next++;
-      results[index] = await scoreOne(selected[index]!, ctx, config.timeout * 1000, deps);
+      const one = () => scoreOne(selected[index]!, ctx, config.timeout * 1000, deps);
+      results[index] = deps.now ? await timed(spans, deps.now, "scorer", selected[index]!.name, one) : await one();
     }
   };
   await Promise.all(Array.from({ length: Math.min(config.parallel, selected.length) }, worker));
@@ -87,6 +92,7 @@ export async function runScorers(
     const tests = results[i]!.tests;
     if (tests) outcome.tests = { ...outcome.tests, [scorer.name]: tests };
   });
+  if (deps.now) outcome.spans = spans;
   return outcome;
 }
 

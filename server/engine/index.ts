@@ -39,6 +39,7 @@ export * from "./runner";
 export * from "./snapshot-versions";
 export * from "./snapshot";
 export * from "./stop-types";
+export * from "./trace";
 export * from "./usage-limit";
 export * from "./usage-limit-time";
 export * from "./transitions";

@@ -16,6 +16,7 @@ import type { AbortCause } from "./run-phase";
 import type { LoopSnapshot } from "./snapshot";
 import type { IterationStatus } from "./stop-types";
 import type { HandoffTrigger, HealthState } from "./vocabulary";
+import type { TraceSpan } from "./trace";
 
 export interface IterationRecord {
   loopId: string;
@@ -59,6 +60,8 @@ export interface IterationRecord {
   madeProgress: boolean;
   checkpointId: string;
   meta: Record<string, unknown> | null;
+  /** When the agent, each scorer, the verifier and the reflector ran (the per-iteration waterfall). */
+  trace?: TraceSpan[];
   /** Which agent ran it: the loop's own, or its fallback while the usage limit held. */
   agent?: "primary" | "fallback";
 }

@@ -13,7 +13,7 @@ import { healthOnRunStart } from "./health";
 import { accountBreaker, accountHealth, accountProgress, accountSpend, accountSteps } from "./iteration-accounting";
 import type { ControlRequest } from "./control-commands";
 import type { StepResult } from "./iteration-record";
-import { planParts } from "./learn-plan";
+import { planParts, shouldReflect } from "./learn-plan";
 import * as ls from "./loop-state";
 import { COMPLETION_PROTOCOL, composeInput } from "./next-input";
 import type { Reflection } from "./agent-reports";
@@ -24,6 +24,7 @@ import { emptyPlan, type LoopSnapshot } from "./snapshot";
 import type { IterationStatus } from "./stop-types";
 import { ENGINE, setStatus } from "./transitions";
 import { afterWorkingIteration, agentFor, onUsageLimit } from "./usage-limit";
+import { sortedTrace, span, timed, type TraceSpan } from "./trace";
 
 export interface IterationOptions {
   /** Replaces the default detector chain (CD priority, then OB success). */
@@ -92,7 +93,9 @@ export async function runIteration(
 
   // Under the fallback policy, the fallback agent runs while the agent's limit holds.
   const ran = agentFor(snapshot, startedAt, ports.fallbackAgent !== undefined);
-  const run = await runAgentPhase({
+  const spans: TraceSpan[] = [];
+  const run = await timed(spans, deps.now, "agent", "agent", () =>
+    runAgentPhase({
     snapshot: started,
     ports: ran === "fallback" ? { ...ports, agent: ports.fallbackAgent! } : ports,
     deps,
@@ -103,9 +106,11 @@ export async function runIteration(
     input,
     continuation,
     health: started.health,
-  });
+    }),
+  );
   const result = run.result;
   const analysis = await analyzePhase(ctx, result);
+  spans.push(...(analysis.scoring.spans ?? []));
   const status: IterationStatus = result
     ? analysis.valid
       ? "succeeded"
@@ -115,7 +120,10 @@ export async function runIteration(
       : run.kind === "limited"
         ? "rate_limited"
         : "error";
+  const verifyStart = deps.now();
   const { verification, verifications } = await verifyPhase(ctx, result);
+  // A skipped verification (none configured, disabled, no answer) took no time worth drawing.
+  if (verification.status !== "skipped") spans.push(span("verifier", "verifier", verifyStart, deps.now()));
   const evidence = computeEvidence({
     config: snapshot.config,
     verification,
@@ -123,8 +131,10 @@ export async function runIteration(
     validation: analysis.validation,
   });
   const claim = result?.claim ?? { done: false };
+  const learnStart = deps.now();
   const reflection: Reflection | null = await learnPhase(ctx, run, status, analysis.scoring);
-
+  if (ports.reflector && shouldReflect(snapshot.config, status, analysis.meanScore))
+    spans.push(span("reflector", "reflector", learnStart, deps.now()));
   const now = deps.now();
   const spend = accountSpend(started.ledger, run.consumption);
   let state = accountSteps(started.state, status, analysis.scoring.scores, spend);
@@ -268,6 +278,7 @@ export async function runIteration(
       madeProgress: progressed,
       checkpointId,
       meta: result?.meta ?? null,
+      trace: sortedTrace(spans),
       agent: ran,
     },
   };

@@ -19,6 +19,7 @@ import { restoreStoredCheckpoint } from "./loop-snapshot";
 import { redactStoredDefinition } from "./redact-definition";
 import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
 import { getEnv } from "../env";
+import { currentAlarms } from "./loop-alarms.service";
 
 /** Events drawn on the charts; everything else is only in the audit log. */
 export const MARKER_EVENT_TYPES = [
@@ -41,12 +42,13 @@ const APPROVAL_LIMIT = 20;
 export async function getLoopDetail(db: Database, loopId: string, now: number, options: { canOperate?: boolean } = {}) {
   const loop = await loopById(db.prisma, loopId);
   if (!loop) throw notFound("Loop", loopId);
-  const [checkpoint, series, pendingControls, approvals, markerEvents] = await Promise.all([
+  const [checkpoint, series, pendingControls, approvals, markerEvents, alarms] = await Promise.all([
     currentCheckpoint(db.prisma, loopId),
     chartSeries(db, loopId),
     pendingControlRequests(db.prisma, loopId),
     recentApprovals(db.prisma, loopId, APPROVAL_LIMIT),
     listEvents(db.prisma, loopId, { limit: MARKER_LIMIT, types: MARKER_EVENT_TYPES }),
+    currentAlarms(db.prisma, [loop], now),
   ]);
   const snapshot = checkpoint ? restoreStoredCheckpoint(checkpoint) : null;
   const report = snapshot ? buildReport(snapshot, now) : null;
@@ -82,6 +84,8 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
       createdAt: c.createdAt,
     })),
     approvals,
+    /** The alarms the loop raises now (the same judgement as the list's), for the header. */
+    alarms: alarms.get(loop.id) ?? [],
     /** At most SERIES_POINTS points; `seriesBucketSize` > 1 when each stands for that many iterations. */
     series: series.points,
     seriesBucketSize: series.bucketSize,

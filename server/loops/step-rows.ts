@@ -80,7 +80,8 @@ export function iterationRow(record: IterationRecord): IterationRow {
     askedQuestion: record.question !== null,
     question: record.question,
     failureKind: record.failureKind,
-    diagnostics: (record.diagnostics ?? undefined) as object | undefined,
+    // The trace rides in the diagnostics JSON: no column of its own for a few spans per iteration.
+    diagnostics: diagnosticsWithTrace(record),
   };
 }
 
@@ -243,4 +244,11 @@ export function openApproval(snapshot: LoopSnapshot, decision: StepDecision | Pr
       iteration: snapshot.state.iteration,
     },
   };
+}
+
+/** The agent process's diagnostics plus the iteration's trace (when it has one). */
+export function diagnosticsWithTrace(record: Pick<IterationRecord, "diagnostics" | "trace">): object | undefined {
+  const trace = record.trace ?? [];
+  if (trace.length === 0) return record.diagnostics ?? undefined;
+  return { ...(record.diagnostics ?? {}), trace };
 }

@@ -1,11 +1,27 @@
-// Colours that keep their contrast on both the light and the dark surface.
-export const PALETTE = ["#0ea5e9", "#a855f7", "#f59e0b", "#14b8a6", "#ec4899", "#84cc16", "#f97316", "#6366f1"];
-export const MEAN = "#6366f1";
-export const BEST = "#0ea5e9";
-export const THRESHOLD = "#10b981";
-export const BUDGET = "#e11d48";
-export const FORECAST = "#f59e0b";
-export const HANDOFF = "#8b5cf6";
+// One palette for every chart, in both themes: mid-tone colours that keep a
+// 3:1 contrast on the light and the dark surface. The fixed series (mean,
+// best so far, threshold, budget, forecast, handoff) each have their own
+// colour; scorers take the rest in order, so no scorer shares a colour with
+// a fixed series (chart-theme.test.ts checks it).
+export const SERIES_COLORS = {
+  mean: "#6366f1",
+  best: "#0891b2",
+  threshold: "#059669",
+  budget: "#e11d48",
+  forecast: "#d97706",
+  handoff: "#9333ea",
+} as const;
+export const SCORER_COLORS = ["#ea580c", "#db2777", "#65a30d", "#2563eb", "#a16207", "#0f766e", "#c026d3", "#78716c"];
+export const scorerColor = (index: number) => SCORER_COLORS[index % SCORER_COLORS.length]!;
+/** Kept for the shared report's SVG charts: scorers first, in the same order. */
+export const PALETTE = SCORER_COLORS;
+export const MEAN = SERIES_COLORS.mean;
+export const BEST = SERIES_COLORS.best;
+export const THRESHOLD = SERIES_COLORS.threshold;
+export const BUDGET = SERIES_COLORS.budget;
+export const FORECAST = SERIES_COLORS.forecast;
+export const HANDOFF = SERIES_COLORS.handoff;
+export const TOKEN_COLORS = { input: SCORER_COLORS[3]!, output: SCORER_COLORS[6]!, cache: SERIES_COLORS.best };
 export const GRID = "#94a3b840";
 // Axis, legend and label text take their slate colour per theme from globals.css (.recharts-* rules).
 export const AXIS = { fontSize: 11 };
@@ -25,20 +41,3 @@ export const TOOLTIP = {
   contentStyle: { borderRadius: 8, border: "1px solid #cbd5e1", fontSize: 12, color: "#0f172a" },
   labelFormatter: (label: unknown) => `Iteration ${String(label)}`,
 };
-
-/** The x range of iteration charts, padded so the first and last points are not on the frame. */
-export function iterationDomain(iterations: number[]): [number, number] {
-  if (iterations.length === 0) return [0, 1];
-  return [Math.min(...iterations) - 0.5, Math.max(...iterations) + 0.5];
-}
-
-/** Whole-number iteration ticks inside the data range (at most ~8 of them). */
-export function iterationTicks(iterations: number[]): number[] {
-  if (iterations.length === 0) return [];
-  const lo = Math.min(...iterations);
-  const hi = Math.max(...iterations);
-  const step = Math.max(1, Math.ceil((hi - lo) / 8));
-  const ticks: number[] = [];
-  for (let t = lo; t <= hi; t += step) ticks.push(t);
-  return ticks;
-}

@@ -1,10 +1,15 @@
 "use client";
+// Scores are discrete per iteration: each scorer is drawn as points joined
+// by steps (never a smoothed curve), the mean as points on straight
+// segments, the best so far as a light stepped envelope. Plateaus are shaded
+// spans, regressions red dots; both are listed under the chart.
 import {
   Area,
   CartesianGrid,
   ComposedChart,
   Legend,
   Line,
+  ReferenceArea,
   ReferenceDot,
   ReferenceLine,
   ResponsiveContainer,
@@ -13,37 +18,38 @@ import {
   YAxis,
 } from "recharts";
 import { memo, useMemo } from "react";
+import type { IterationWindow } from "@/lib/charts/chart-window";
 import { prepareScoreChart, scorerKey, summarizeHandoffs } from "@/lib/charts/score-chart";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
 import { formatScore } from "@/components/loops/format";
-import {
-  AXIS,
-  BEST,
-  GRID,
-  HANDOFF,
-  iterationDomain,
-  iterationTicks,
-  LEGEND,
-  MEAN,
-  PALETTE,
-  THRESHOLD,
-  TOOLTIP,
-} from "./chart-theme";
+import { AXIS, BEST, GRID, HANDOFF, LEGEND, MEAN, scorerColor, THRESHOLD, TOOLTIP } from "./chart-theme";
 import { ChartFrame } from "./chart-frame";
 import { scoreSummary, scoreTable } from "./chart-summaries";
+import { MarkerList } from "./marker-list";
+
+const PLATEAU = "#d97706";
+const REGRESSION = "#e11d48";
 
 export const ScoreChart = memo(function ScoreChart({
   series,
   threshold,
   events,
+  xRange,
+  plateauAfter,
 }: {
   series: IterationPoint[];
   threshold: number | null;
   events: ChartEvent[];
+  xRange: IterationWindow;
+  /** The loop's own "no progress" limit, so a plateau is marked before the loop stops on it. */
+  plateauAfter?: number;
 }) {
-  const chart = useMemo(() => prepareScoreChart(series, { threshold, events }), [series, threshold, events]);
+  const chart = useMemo(
+    () => prepareScoreChart(series, { threshold, events, plateauAfter }),
+    [series, threshold, events, plateauAfter],
+  );
   const handoffs = useMemo(() => summarizeHandoffs(series, events), [series, events]);
-  const iterations = chart.rows.map((r) => r.iteration);
+  const meanAt = useMemo(() => new Map(chart.rows.map((r) => [r.iteration, r.mean])), [chart]);
   return (
     <ChartFrame
       testId="score-chart"
@@ -54,20 +60,23 @@ export const ScoreChart = memo(function ScoreChart({
       empty="Scores appear here after the first iteration."
       footer={
         (chart.markers.length > 0 || handoffs.length > 0) && (
-          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+          <MarkerList label="Score notes">
+            {chart.markers.map((m) => (
+              <li key={`${m.kind}${m.iteration}`} data-testid={`${m.kind}-marker`}>
+                <span style={{ color: m.kind === "plateau" ? PLATEAU : REGRESSION }}>
+                  {m.kind === "plateau" ? "▬" : "▼"}
+                </span>{" "}
+                {m.kind} {m.kind === "plateau" && m.from !== undefined ? `#${m.from}–#${m.to}` : `at #${m.iteration}`}:{" "}
+                {m.label}
+              </li>
+            ))}
             {handoffs.map((h) => (
               <li key={`h${h.afterIteration}`} data-testid="handoff-marker">
                 <span style={{ color: HANDOFF }}>⇄</span> fresh context after #{h.afterIteration} (
                 {h.trigger.replace(/_/g, " ")}): {formatScore(h.before)} → {formatScore(h.after)}
               </li>
             ))}
-            {chart.markers.map((m) => (
-              <li key={`${m.kind}${m.iteration}`} data-testid={`${m.kind}-marker`}>
-                <span className={m.kind === "plateau" ? "text-amber-600" : "text-rose-600"}>●</span> {m.kind} at #
-                {m.iteration}: {m.label}
-              </li>
-            ))}
-          </ul>
+          </MarkerList>
         )
       }
     >
@@ -81,44 +90,60 @@ export const ScoreChart = memo(function ScoreChart({
           <XAxis
             dataKey="iteration"
             type="number"
-            domain={iterationDomain(iterations)}
+            domain={xRange.domain}
             allowDecimals={false}
-            ticks={iterationTicks(iterations)}
+            ticks={xRange.ticks}
             tick={AXIS}
           />
           <YAxis domain={[0, 1]} tick={AXIS} tickCount={6} />
           <Tooltip {...TOOLTIP} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
           <Legend {...LEGEND} />
+          {chart.markers.map((m) =>
+            m.kind === "plateau" && m.from !== undefined && m.to !== undefined ? (
+              <ReferenceArea
+                key={`p${m.from}`}
+                x1={m.from - 0.5}
+                x2={m.to + 0.5}
+                y1={0}
+                y2={1}
+                fill={PLATEAU}
+                fillOpacity={0.08}
+                strokeOpacity={0}
+              />
+            ) : null,
+          )}
           <Area
             type="stepAfter"
             dataKey="best"
             name="best so far"
             stroke={BEST}
-            strokeOpacity={0.5}
+            strokeOpacity={0.6}
+            strokeDasharray="4 2"
             fill={BEST}
-            fillOpacity={0.1}
+            fillOpacity={0.08}
             isAnimationActive={false}
           />
           {chart.scorers.map((name, i) => (
             <Line
               key={name}
-              type="monotone"
+              type="stepAfter"
               dataKey={scorerKey(name)}
               name={name}
-              stroke={PALETTE[i % PALETTE.length]}
-              strokeWidth={1.5}
-              dot={false}
+              stroke={scorerColor(i)}
+              strokeWidth={1.25}
+              strokeOpacity={0.8}
+              dot={{ r: 2, fill: scorerColor(i), strokeWidth: 0 }}
               connectNulls
               isAnimationActive={false}
             />
           ))}
           <Line
-            type="monotone"
+            type="linear"
             dataKey="mean"
             name="mean"
             stroke={MEAN}
             strokeWidth={2.5}
-            dot={{ r: 2.5 }}
+            dot={{ r: 3, fill: MEAN }}
             connectNulls
             isAnimationActive={false}
           />
@@ -140,16 +165,9 @@ export const ScoreChart = memo(function ScoreChart({
             />
           ))}
           {chart.markers.map((m) => {
-            const y = chart.rows.find((r) => r.iteration === m.iteration)?.mean;
-            return y == null ? null : (
-              <ReferenceDot
-                key={`${m.kind}${m.iteration}`}
-                x={m.iteration}
-                y={y}
-                r={5}
-                fill={m.kind === "plateau" ? "#f59e0b" : "#e11d48"}
-                stroke="white"
-              />
+            const y = meanAt.get(m.iteration);
+            return m.kind !== "regression" || y == null ? null : (
+              <ReferenceDot key={`r${m.iteration}`} x={m.iteration} y={y} r={5} fill={REGRESSION} stroke="white" />
             );
           })}
         </ComposedChart>

@@ -16,7 +16,7 @@ import { handoffIterations } from "@/lib/charts/score-chart";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
 import { formatTokens } from "@/components/loops/format";
 import { tokenSummary, tokenTable } from "./chart-summaries";
-import { AXIS, GRID, HANDOFF, LEGEND, TOOLTIP } from "./chart-theme";
+import { AXIS, GRID, HANDOFF, LEGEND, TOKEN_COLORS, TOOLTIP } from "./chart-theme";
 import { ChartFrame } from "./chart-frame";
 
 export const TokenChart = memo(function TokenChart({
@@ -44,9 +44,9 @@ export const TokenChart = memo(function TokenChart({
           <YAxis tick={AXIS} tickFormatter={(v: number) => formatTokens(v)} />
           <Tooltip {...TOOLTIP} formatter={(v) => (typeof v === "number" ? formatTokens(v) : String(v))} />
           <Legend {...LEGEND} />
-          <Bar dataKey="input" name="in" stackId="t" fill="#0ea5e9" isAnimationActive={false} />
-          <Bar dataKey="output" name="out" stackId="t" fill="#a855f7" isAnimationActive={false} />
-          <Bar dataKey="cache" name="cache" stackId="t" fill="#14b8a6" isAnimationActive={false} />
+          <Bar dataKey="input" name="in" stackId="t" fill={TOKEN_COLORS.input} isAnimationActive={false} />
+          <Bar dataKey="output" name="out" stackId="t" fill={TOKEN_COLORS.output} isAnimationActive={false} />
+          <Bar dataKey="cache" name="cache" stackId="t" fill={TOKEN_COLORS.cache} isAnimationActive={false} />
           {handoffs.map((h) => (
             <ReferenceLine key={h} x={h} stroke={HANDOFF} strokeDasharray="2 3" />
           ))}

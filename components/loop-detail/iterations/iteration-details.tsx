@@ -10,6 +10,7 @@ import { workspaceOf } from "./workspace-summary";
 import { IterationDiagnostics } from "./iteration-outcome";
 import { checksWithEvidence } from "./test-evidence";
 import { TestEvidencePanel } from "./test-evidence-panel";
+import { TraceWaterfall } from "./trace-waterfall";
 
 type Cell = { score: number; reason: string | null };
 type Check = { source: string; complete: boolean; detail: string; counted: boolean };
@@ -55,6 +56,7 @@ export function IterationDetails({ it }: { it: IterationRow }) {
       <div className="lg:col-span-2">
         <IterationActions loopId={it.loopId} number={it.number} hasSnapshot={!!workspaceOf(it)?.sha} />
       </div>
+      <TraceWaterfall it={it} />
       <Section title="Input">
         <Pre label={`Input of iteration ${it.number}`}>{it.input}</Pre>
       </Section>

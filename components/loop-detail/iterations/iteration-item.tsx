@@ -3,7 +3,9 @@
 import { useId, useState } from "react";
 import type { IterationRow } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
-import { formatDuration, formatScore, formatUsd } from "@/components/loops/format";
+import { formatDuration, formatScore, formatTokens, formatUsd } from "@/components/loops/format";
+import { LocalTime } from "@/components/ui/local-time";
+import { firstErrorLine, tokenText } from "./row-text";
 import { IterationDetails } from "./iteration-details";
 import { FailureKindBadge, statusBadge } from "./iteration-outcome";
 import { checksWithEvidence } from "./test-evidence";
@@ -27,6 +29,7 @@ export function IterationItem({
   const panel = useId();
   // "Agent said done, evidence says no": the claim a loop must never complete on.
   const saidDoneWithoutEvidence = it.claimedDone && !it.evidenceComplete;
+  const errorLine = firstErrorLine(it.error);
   return (
     <li
       data-testid="iteration"
@@ -72,10 +75,23 @@ export function IterationItem({
         {handoff && <Badge tone="info">⇄ fresh context next: {handoff.replace(/_/g, " ")}</Badge>}
         <WorkspaceBadges it={it} />
         {it.error && <Badge tone="bad">error</Badge>}
-        <span className="ml-auto flex gap-3 text-xs text-slate-600 tabular-nums dark:text-slate-400">
+        <span className="ml-auto flex flex-wrap gap-x-3 text-xs text-slate-600 tabular-nums dark:text-slate-400">
+          <span data-testid="iteration-time" title="started">
+            <LocalTime date={it.startedAt} mode="time" />
+          </span>
+          <span data-testid="iteration-tokens">{tokenText(it, formatTokens)}</span>
           <span>{formatUsd(it.costUsd)}</span>
           <span>{formatDuration(it.durationMs)}</span>
         </span>
+        {errorLine && (
+          <span
+            data-testid="iteration-error-line"
+            className="basis-full truncate pl-5 font-mono text-xs text-rose-800 dark:text-rose-300"
+            title={errorLine}
+          >
+            {errorLine}
+          </span>
+        )}
       </button>
       <div id={panel} hidden={!open}>
         {open && <IterationDetails it={it} />}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { listLoopSummaries } from "../../loops/loop-list.service";
+import { loopListSummary } from "../../loops/loop-summary.service";
 import { getIterationPage, getLoopDefinition, getLoopDetail } from "../../loops/loop-detail.service";
 import { loopTemplates } from "../../loops/loop-templates";
 import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.service";
@@ -15,6 +16,7 @@ import {
   iterationPageOutput,
   loopDetailOutput,
   loopListOutput,
+  loopSummaryOutput,
   sharedDetailOutput,
   templatesOutput,
   usageLimitsOutput,
@@ -56,6 +58,11 @@ export const loopsRouter = router({
     .input(loopListInput)
     .output(loopListOutput)
     .query(({ ctx, input }) => listLoopSummaries(ctx.db, input)),
+  /** The list's summary bar: counts by status, spend today, approvals waiting, loops needing attention. */
+  summary: viewer
+    .input(z.object({ dayStartMs: z.number().int().nonnegative().optional() }).default({}))
+    .output(loopSummaryOutput)
+    .query(({ ctx, input }) => loopListSummary(ctx.db, ctx.services.engine.now(), input.dayStartMs)),
   /** Provider usage-limit windows shared by loops on one account, with the loops waiting on each. */
   usageLimits: viewer
     .output(usageLimitsOutput)

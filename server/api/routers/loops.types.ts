@@ -89,6 +89,14 @@ export const loopDetailOutput = z.object({
     }),
   ),
   approvals: z.custom<Detail["approvals"]>(),
+  alarms: z.array(
+    z.object({
+      kind: z.enum(["runaway", "silent", "spend_rate", "attention"]),
+      title: z.string(),
+      detail: z.string(),
+      action: z.enum(["alert", "pause"]),
+    }),
+  ),
   series: z.custom<Detail["series"]>(),
   seriesBucketSize: z.number(),
   markers: z.custom<Detail["markers"]>(),
@@ -109,6 +117,15 @@ export const loopListOutput = z.object({
   items: z.array(z.custom<Summary>()),
   nextCursor: z.string().optional(),
   total: z.number(),
+});
+
+export const loopSummaryOutput = z.object({
+  byStatus: z.record(z.string(), z.number()),
+  total: z.number(),
+  spendSinceUsd: z.number(),
+  since: date,
+  approvalsWaiting: z.number(),
+  needsAttention: z.number(),
 });
 
 export const iterationPageOutput = z.object({
