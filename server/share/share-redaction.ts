@@ -78,7 +78,8 @@ export function redactLoopForShare(detail: LoopDetail) {
       ...rest,
       decidedBy: decidedBy ? SOMEONE : null,
     })),
-    series: detail.series,
+    // Which loop each point ran in (a fork's parent) is not the reader's business.
+    series: detail.series.map(({ loopId: _loopId, ...point }) => point),
     seriesBucketSize: detail.seriesBucketSize,
     // Chart markers without who did what.
     markers: detail.markers.map(({ id, type, createdAt, payload }) => ({
