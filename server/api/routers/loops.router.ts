@@ -4,6 +4,7 @@ import { getIterationPage, getLoopDefinition, getLoopDetail } from "../../loops/
 import { loopTemplates } from "../../loops/loop-templates";
 import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.service";
 import { sharedLoopDetail } from "../../share/share-links.service";
+import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
@@ -112,6 +113,13 @@ export const loopsRouter = router({
     .input(z.object({ id: loopId }))
     .output(sharedDetailOutput)
     .query(({ ctx, input }) => sharedLoopDetail(ctx.db, input.id, ctx.services.engine.now())),
+  /** An operator's free text (a terminate reason, a comment) as shared reports will show it. */
+  freeTextPreview: roleProcedure("operator")
+    .input(z.object({ text: z.string().max(10_000) }))
+    .output(
+      z.object({ text: z.string(), redacted: z.array(z.object({ kind: z.string(), count: z.number() })) }),
+    )
+    .query(({ input }) => redactFreeText(input.text)),
   /** Operator controls: `loops.controls.<name>`. */
   controls: loopControlsRouter,
 });
