@@ -13,6 +13,7 @@ import { checkpointRow, loopPatch } from "./step-rows";
 import { assertEvidenceSource } from "./loop-evidence";
 import { assertLoopPolicy, storedPolicyInput } from "./loop-policy.service";
 import { workspaceSourceOf } from "./ports-factory";
+import { assertPreflight, linkStoredSecrets } from "./loop-preflight.service";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
 
 export interface NewLoop {
@@ -177,8 +178,12 @@ export async function createLoopFromDefinition(
   start: boolean,
   acting: ActingAs,
 ) {
+  // A stored secret named like a variable the agent needs is used for it (the templates name them).
+  definition = await linkStoredSecrets(svc.db, definition, acting);
   await assertLoopPolicy(svc.db, definition, acting);
   assertEvidenceSource(definition);
+  // Starting now: refuse what the preflight knows will fail (a draft may wait for the CLI or the key).
+  if (start) await assertPreflight(svc.db, definition, acting);
   return createLoop(
     svc,
     {

@@ -6,6 +6,7 @@ import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.ser
 import { sharedLoopDetail } from "../../share/share-links.service";
 import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
+import { preflightDefinition } from "../../loops/loop-preflight.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
 import { loopControlsRouter } from "./loop-controls.router";
@@ -52,6 +53,23 @@ export const loopsRouter = router({
         reason: "created from the API",
       });
     }),
+  /** What would stop this definition before its first iteration: the CLI on the server, the secrets it needs. */
+  preflight: roleProcedure("operator")
+    .input(loopDefinitionSchema)
+    .output(
+      z.object({
+        ok: z.boolean(),
+        checks: z.array(
+          z.object({
+            id: z.string(),
+            label: z.string(),
+            status: z.enum(["ok", "problem", "unknown"]),
+            message: z.string(),
+          }),
+        ),
+      }),
+    )
+    .query(({ ctx, input }) => preflightDefinition(ctx.db, input, { actor: ctx.actor, reason: null })),
   formSchema: viewer.output(formSchemaOutput).query(() => formSchema),
   list: viewer
     .input(loopListInput)
