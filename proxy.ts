@@ -32,5 +32,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|robots.txt).*)"],
+  // The app icons in public/ load on the sign-in page too, so they are never redirected.
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icons/|robots.txt).*)"],
 };
