@@ -18,15 +18,15 @@ export interface LoopTemplate {
 export const DEMO_TEMPLATE_ID = "demo";
 
 function demoTemplate(): LoopTemplate {
-  const preset = demoLoopPreset(DEFAULT_DEMO_GOAL, { seed: 42, delayMs: 2500 });
+  // Ten productive steps plus the demo's plateaus: about 15 iterations, well over half a minute.
+  const preset = demoLoopPreset(DEFAULT_DEMO_GOAL, { seed: 42, delayMs: 2500, stepsToComplete: 10 });
   return {
     id: DEMO_TEMPLATE_ID,
     title: "Demo (no keys)",
     description:
       "An offline demo agent that improves with plateaus, fails now and then and claims done too early. Nothing leaves this machine.",
     requires: null,
-    // Ten productive steps plus the demo's plateaus: about 15 iterations, well over half a minute.
-    definition: { name: "Demo loop", ...preset, agent: { ...preset.agent, stepsToComplete: 10 } },
+    definition: { name: "Demo loop", ...preset },
   };
 }
 
