@@ -47,5 +47,6 @@ async function sharePageLimited(pathname: string, headers: Headers): Promise<Res
 }
 
 export const config = {
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|robots.txt).*)"],
+  // The app icons in public/ load on the sign-in page too, so they are never redirected.
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icons/|robots.txt).*)"],
 };

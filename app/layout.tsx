@@ -9,6 +9,15 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Ralph Control", template: "%s · Ralph Control" },
   description: "Run AI agents in Ralph loops and stay in control of them.",
+  // Files in public/: served as they are, outside the sign-in redirect (proxy.ts).
+  icons: {
+    icon: [
+      { url: "/icons/icon.svg", type: "image/svg+xml" },
+      { url: "/favicon.ico", sizes: "16x16 32x32 48x48" },
+      { url: "/icons/icon-192.png", sizes: "192x192", type: "image/png" },
+    ],
+    apple: [{ url: "/icons/apple-touch-icon.png", sizes: "180x180" }],
+  },
 };
 
 // Applies the saved theme before first paint, so dark mode never flashes light.

@@ -36,7 +36,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
           <tr>
             <th className="py-2 font-medium">Email</th>
             <th className="py-2 font-medium">Role</th>
-            <th className="py-2 font-medium">State</th>
+            <th className="hidden py-2 font-medium sm:table-cell">State</th>
             <th className="py-2">
               <span className="sr-only">Actions</span>
             </th>
@@ -45,14 +45,18 @@ export function UsersSection({ selfId }: { selfId: string }) {
         <tbody>
           {users.data?.map((user) => (
             <tr key={user.id} className="border-t border-slate-100 dark:border-slate-800">
-              <td className="py-2">
+              {/* At phone width the email wraps and the state sits under it, so the role select keeps its width. */}
+              <td className="py-2 pr-2 break-all">
                 {user.email}
                 {user.name && <span className="ml-2 text-slate-600 dark:text-slate-400">{user.name}</span>}
+                <span className="mt-1 block sm:hidden">
+                  {user.disabledAt ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}
+                </span>
               </td>
-              <td className="py-2">
+              <td className="py-2 pr-2">
                 <select
                   aria-label={`Role of ${user.email}`}
-                  className={`${INPUT} w-32`}
+                  className={`${INPUT} w-28 min-w-[6.5rem] sm:w-32`}
                   value={user.role}
                   disabled={user.id === selfId || update.isPending}
                   onChange={(e) => update.mutate({ id: user.id, role: e.target.value as Role })}
@@ -62,7 +66,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
                   ))}
                 </select>
               </td>
-              <td className="py-2">
+              <td className="hidden py-2 sm:table-cell">
                 {user.disabledAt ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}
               </td>
               <td className="py-2 text-right">

@@ -12,44 +12,65 @@ import { ErrorState } from "@/components/ui/error-state";
 import { Checkbox } from "@/components/ui/field";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, Td, Th } from "@/components/ui/table";
+import { actorLabel, eventLabel, human, statusWords, stopWords } from "./audit-labels";
 
 const PAGE = 50;
 /** Engine bookkeeping that buries the decisions people look for; hidden unless asked for. */
 const ROUTINE = new Set(["checkpoint_created", "scored", "reflected", "iteration_started", "validated", "verified"]);
 
-/** A short, human line for an event's payload. */
+/** A short, human line for an event's payload: every enum in words, never a code. */
 export function describeEvent(e: Pick<AuditEvent, "type" | "payload">): string {
   const p = (e.payload ?? {}) as Record<string, unknown>;
+  const at = typeof p.iteration === "number" && p.iteration > 0 ? ` (after iteration ${p.iteration})` : "";
   switch (e.type) {
     case "control_requested":
-      return `${String(p.command ?? "").replace(/_/g, " ")} → ${String(p.outcome ?? "")}${p.message ? `: “${String(p.message)}”` : p.comment ? `: “${String(p.comment)}”` : ""}`;
+      return `${human(p.command)} → ${human(p.outcome)}${p.message ? `: “${String(p.message)}”` : p.comment ? `: “${String(p.comment)}”` : ""}`;
+    case "control_applied":
+    case "control_rejected":
+      return `${human(p.command) || "a control"}${at}`;
+    case "limits_updated":
+      return changedLimits(p.patch);
     case "status_changed":
-      return `${String(p.from)} → ${String(p.to)}`;
+      return `${statusWords(p.from)} → ${statusWords(p.to)}`;
     case "iteration_finished":
-      return `#${String(p.iteration)} ${String(p.status)}, score ${typeof p.meanScore === "number" ? p.meanScore.toFixed(2) : "—"}${p.claimMismatch ? ", claim ≠ evidence" : ""}`;
+      return `#${String(p.iteration)} ${human(p.status)}, score ${typeof p.meanScore === "number" ? p.meanScore.toFixed(2) : "—"}${p.claimMismatch ? ", claim ≠ evidence" : ""}`;
     case "halted":
-      return `${String(p.stopType)} (${String(p.status)})`;
+      return `${stopWords(p.stopType)} (${statusWords(p.status)})`;
     case "handoff":
-      return `fresh context: ${String(p.trigger)}`;
+      return `fresh context: ${human(p.trigger)}`;
     case "approval_requested":
     case "approval_decided":
-      return `${String(p.kind)} gate${p.decision ? `: ${String(p.decision)}${p.byDefault ? " (deadline default)" : ""}` : ""}`;
+      return `${human(p.kind)} gate${p.decision ? `: ${human(p.decision)}${p.byDefault ? " (deadline default)" : ""}` : ""}`;
     case "attention_needed":
       return `the agent asks: “${String(p.question ?? "")}”`;
     case "intervention":
-      return `${String(p.level)}: ${String(p.message ?? "")}`;
+      return `${human(p.level)}: ${String(p.message ?? "")}`;
     case "health_changed":
     case "breaker_changed":
-      return `${String(p.from)} → ${String(p.to)}`;
+      return `${human(p.from)} → ${human(p.to)}`;
+    case "budget_alert":
+    case "throttled":
+      return p.action ? `budget says ${human(p.action)}` : at.trim();
     case "alarm_raised":
-      return `${String(p.alarm)} alarm: ${String(p.detail ?? "")}`;
+      return `${human(p.alarm)} alarm: ${String(p.detail ?? "")}`;
     case "alert_muted":
-      return `${p.kind === "*" ? "all" : String(p.kind)} alerts ${p.until ? `snoozed until ${String(p.until)}` : "muted"}`;
+      return `${p.kind === "*" ? "all" : human(p.kind)} alerts ${p.until ? `snoozed until ${String(p.until)}` : "muted"}`;
     case "alert_unmuted":
-      return `${p.kind === "*" ? "all" : String(p.kind)} alerts unmuted`;
+      return `${p.kind === "*" ? "all" : human(p.kind)} alerts unmuted`;
     default:
       return typeof p.iteration === "number" ? `iteration ${p.iteration}` : "";
   }
+}
+
+/** "max iterations, budget" from a limits patch: which limits an operator edited. */
+function changedLimits(patch: unknown): string {
+  if (!patch || typeof patch !== "object") return "";
+  const names = Object.entries(patch as Record<string, unknown>).flatMap(([group, value]) =>
+    value && typeof value === "object" && !Array.isArray(value)
+      ? Object.keys(value).map((k) => k.replace(/([A-Z])/g, " $1").toLowerCase())
+      : [group],
+  );
+  return names.join(", ");
 }
 
 export function AuditLog({ loopId, live }: { loopId: string; live: AuditEvent[] }) {
@@ -107,9 +128,11 @@ export function AuditLog({ loopId, live }: { loopId: string; live: AuditEvent[] 
               <Td className="whitespace-nowrap text-xs text-slate-500 dark:text-slate-400">
                 <LocalTime date={e.createdAt} mode="time" />
               </Td>
-              <Td className="whitespace-nowrap">{e.actor}</Td>
+              <Td className="whitespace-nowrap" title={e.actor}>
+                {actorLabel(e)}
+              </Td>
               <Td>
-                <span className="font-medium">{e.type.replace(/_/g, " ")}</span>{" "}
+                <span className="font-medium">{eventLabel(e.type)}</span>{" "}
                 <span className="text-slate-600 dark:text-slate-400">{describeEvent(e)}</span>
               </Td>
               <Td className="text-slate-600 dark:text-slate-400">{e.reason ?? ""}</Td>

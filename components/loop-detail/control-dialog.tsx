@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, TextArea } from "@/components/ui/field";
 import type { ControlName } from "./control-names";
+import { FreeTextPreview } from "./free-text-preview";
 import type { ControlInput } from "./use-controls";
 
 interface FieldSpec {
@@ -14,6 +15,8 @@ interface FieldSpec {
   label: string;
   required: boolean;
   hint?: string;
+  /** The text can reach a shared report (stop reason, gate decisions): preview its redaction. */
+  published?: boolean;
 }
 
 interface DialogSpec {
@@ -24,7 +27,12 @@ interface DialogSpec {
   fields: FieldSpec[];
 }
 
-const REASON: FieldSpec = { name: "reason", label: "Reason (recorded in the audit log)", required: true };
+const REASON: FieldSpec = {
+  name: "reason",
+  label: "Reason (recorded in the audit log and shown on shared reports)",
+  required: true,
+  published: true,
+};
 
 export const DIALOGS: Partial<Record<ControlName, DialogSpec>> = {
   kill: {
@@ -48,7 +56,7 @@ export const DIALOGS: Partial<Record<ControlName, DialogSpec>> = {
     description: "A completion gate keeps iterating; a budget or periodic gate pauses the loop until it is resumed.",
     confirm: "Reject",
     danger: true,
-    fields: [REASON, { name: "comment", label: "Comment for the agent (optional)", required: false }],
+    fields: [REASON, { name: "comment", label: "Comment for the agent (optional)", required: false, published: true }],
   },
   nudge: {
     title: "Nudge the agent",
@@ -62,14 +70,14 @@ export const DIALOGS: Partial<Record<ControlName, DialogSpec>> = {
     description: "The loop keeps iterating with your comment in the next iteration's input.",
     confirm: "Request changes",
     danger: false,
-    fields: [{ name: "comment", label: "What should change", required: true }],
+    fields: [{ name: "comment", label: "What should change", required: true, published: true }],
   },
   approve: {
     title: "Approve",
     description: "The loop passes the gate (a completion gate completes the loop).",
     confirm: "Approve",
     danger: false,
-    fields: [{ name: "comment", label: "Comment (optional)", required: false }],
+    fields: [{ name: "comment", label: "Comment (optional)", required: false, published: true }],
   },
 };
 
@@ -102,24 +110,20 @@ export function ControlDialog({
     <Dialog open onClose={onClose} title={spec.title} description={spec.description}>
       <form onSubmit={submit} noValidate className="space-y-4">
         {spec.fields.map((f, i) => (
-          <Field
-            key={f.name}
-            id={`control-${f.name}`}
-            label={f.label}
-            hint={f.hint}
-            error={errors[f.name]}
-            required={f.required}
-          >
-            <TextArea
-              id={`control-${f.name}`}
-              rows={3}
-              autoFocus={i === 0}
-              invalid={!!errors[f.name]}
-              aria-describedby={errors[f.name] ? `control-${f.name}-error` : undefined}
-              value={values[f.name] ?? ""}
-              onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
-            />
-          </Field>
+          <div key={f.name} className="space-y-2">
+            <Field id={`control-${f.name}`} label={f.label} hint={f.hint} error={errors[f.name]} required={f.required}>
+              <TextArea
+                id={`control-${f.name}`}
+                rows={3}
+                autoFocus={i === 0}
+                invalid={!!errors[f.name]}
+                aria-describedby={errors[f.name] ? `control-${f.name}-error` : undefined}
+                value={values[f.name] ?? ""}
+                onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+              />
+            </Field>
+            {f.published && <FreeTextPreview text={values[f.name] ?? ""} />}
+          </div>
         ))}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>

@@ -2,6 +2,7 @@
 // What an operator needs at a glance: state, why it stopped, where it is,
 // how long it has run, what it cost against the budget, and when and for
 // how much it will finish at the current pace.
+import Link from "next/link";
 import { LocalTime } from "@/components/ui/local-time";
 import { NowText } from "@/components/shared/now-text";
 import { estimateEtaMs } from "@/lib/charts/cost-chart";
@@ -29,8 +30,11 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
   const { loop, report, forecast, config } = detail;
   const status = statusDisplay(displayStatus);
   const ended = loop.isTerminal;
-  const startedAt = report?.startedAt ?? (loop.startedAt ? new Date(loop.startedAt).getTime() : null);
-  const elapsed = (now: Date) => (ended || !startedAt ? (report?.durationMs ?? null) : now.getTime() - startedAt);
+  // A loop that has not started has no elapsed time (a fork's snapshot still carries its parent's clock).
+  const started = loop.startedAt ? new Date(loop.startedAt).getTime() : null;
+  const startedAt = detail.fork ? started : (report?.startedAt ?? started);
+  const elapsed = (now: Date) =>
+    !started && !ended ? null : ended || !startedAt ? (report?.durationMs ?? null) : now.getTime() - startedAt;
   const share = budgetShare(loop.costUsd, loop.budgetUsd);
   const remaining = forecast?.remainingIterations ?? Math.max(0, loop.maxIterations - loop.iteration);
   const eta = ended ? null : estimateEtaMs(detail.series, remaining, config?.pacing.delayMs ?? 0);
@@ -43,8 +47,24 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-            {loop.agentKind} agent{loop.forkedFromId ? ` · forked from iteration ${loop.forkedFromIteration}` : ""}
+            {loop.agentKind} agent
           </p>
+          {detail.fork && (
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="fork-origin">
+              Forked from{" "}
+              {detail.fork.parentName !== null ? (
+                <Link href={`/loops/${detail.fork.parentId}`} className="font-medium underline">
+                  {detail.fork.parentName}
+                </Link>
+              ) : (
+                "a deleted loop"
+              )}{" "}
+              at iteration {detail.fork.iteration}
+              {detail.fork.inheritedIterations > 0
+                ? ` · iterations 1–${detail.fork.inheritedIterations} below are inherited, read-only`
+                : ""}
+            </p>
+          )}
           <h1 className="mt-1 break-words text-xl font-semibold tracking-tight sm:text-2xl">
             {loop.name || loop.goal}
           </h1>
@@ -89,9 +109,13 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           label="Iteration"
           value={<span data-testid="iteration-count">{`${loop.iteration} / ${loop.maxIterations}`}</span>}
           hint={
-            <NowText serverNow={detail.now}>
-              {(now) => `last activity ${formatRelative(new Date(loop.lastActivityAt), now)}`}
-            </NowText>
+            detail.fork && loop.iteration <= detail.fork.iteration ? (
+              `${detail.fork.iteration} inherited`
+            ) : (
+              <NowText serverNow={detail.now}>
+                {(now) => `last activity ${formatRelative(new Date(loop.lastActivityAt), now)}`}
+              </NowText>
+            )
           }
         />
         <Stat

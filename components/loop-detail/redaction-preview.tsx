@@ -22,6 +22,11 @@ export function RedactionPreview({ data }: { data: Preview }) {
           : "No secret references in this configuration."}{" "}
         The workspace path, lease and creator are left out, and people are named only as “an operator”.
       </p>
+      {data.loop.stopReason ? (
+        <p data-testid="shared-stop-reason">
+          <span className="font-medium">Stop reason as shared:</span> {data.loop.stopReason}
+        </p>
+      ) : null}
       <details>
         <summary className="cursor-pointer font-medium">Shared configuration</summary>
         <pre

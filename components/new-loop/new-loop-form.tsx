@@ -16,6 +16,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Tabs } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/toast";
 import { CheckPreview } from "./check-preview";
+import { PreflightPanel } from "./preflight-panel";
 import { ErrorSummary } from "./error-summary";
 import { FormContext, type FormContextValue } from "./form-context";
 import { JsonEditor } from "./json-editor";
@@ -78,6 +79,11 @@ function LoopForm({
   const [issues, setIssues] = useState<Issue[]>([]);
   const summary = useRef<HTMLDivElement>(null);
   const create = useMutation(trpc.loops.create.mutationOptions());
+  const me = useQuery(trpc.auth.me.queryOptions());
+  // Viewers may look at the form; only operators can create. Until auth.me answers, nobody can.
+  const canCreate = me.data?.permissions.operateLoops ?? false;
+  const readOnly = me.isSuccess && !canCreate;
+  const valid = useMemo(() => validateValue(schema, value).length === 0, [schema, value]);
 
   const set = useCallback((path: Path, next: unknown) => setValue((v: unknown) => setAt(v, path, next)), []);
   const errors = useMemo(() => issuesByPath(issues), [issues]);
@@ -111,6 +117,7 @@ function LoopForm({
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    if (!canCreate) return;
     const found = validateValue(schema, value);
     if (found.length) return fail(found);
     try {
@@ -129,6 +136,16 @@ function LoopForm({
   return (
     <FormContext.Provider value={context}>
       <form onSubmit={submit} noValidate className="space-y-6" aria-label="New loop">
+        {readOnly && (
+          <div
+            role="note"
+            data-testid="viewer-notice"
+            className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+          >
+            You are signed in as a viewer: you can look through the templates and the form, but only an operator or an
+            admin can create loops. Ask an admin for the operator role.
+          </div>
+        )}
         {clone ? (
           <div className="rounded-xl border border-sky-200 bg-sky-50 p-4 text-sm text-sky-900 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-100">
             Cloned from{" "}
@@ -156,21 +173,33 @@ function LoopForm({
               id: "form",
               label: "Form",
               content: (
-                <Properties key={version} schema={schema} value={value} path={[]} depth={0} order={ROOT_ORDER} />
+                <fieldset disabled={readOnly} className="min-w-0">
+                  <Properties key={version} schema={schema} value={value} path={[]} depth={0} order={ROOT_ORDER} />
+                </fieldset>
               ),
             },
-            { id: "json", label: "JSON", content: <JsonEditor key={version} value={value} onChange={setValue} /> },
+            {
+              id: "json",
+              label: "JSON",
+              content: (
+                <fieldset disabled={readOnly} className="min-w-0">
+                  <JsonEditor key={version} value={value} onChange={setValue} />
+                </fieldset>
+              ),
+            },
           ]}
         />
+        <PreflightPanel value={value} enabled={canCreate && valid} />
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border dark:border-slate-800 dark:bg-slate-950/95">
           <Checkbox
             id="start-now"
             label="Start immediately"
             hint="Otherwise it is saved as a draft you can start later."
             checked={start}
+            disabled={!canCreate}
             onChange={(e) => setStart(e.target.checked)}
           />
-          <Button type="submit" pending={create.isPending} disabled={create.isPending}>
+          <Button type="submit" pending={create.isPending} disabled={create.isPending || !canCreate}>
             {start ? "Create and start loop" : "Save draft"}
           </Button>
         </div>

@@ -24,7 +24,7 @@ export const DEFAULT_DEMO_GOAL =
 
 export function demoLoopPreset(
   goal: string = DEFAULT_DEMO_GOAL,
-  options: { seed?: number; delayMs?: number } = {},
+  options: { seed?: number; delayMs?: number; stepsToComplete?: number } = {},
 ): LoopPreset {
   const keywords = goalKeywords(goal);
   const terms = keywords.length ? keywords : ["overview", "approach", "details", "examples", "risks", "summary"];
@@ -38,7 +38,13 @@ export function demoLoopPreset(
       verification: { enabled: false },
       budget: { maxCostUsd: 1 },
     },
-    agent: { kind: "demo", seed: options.seed ?? 42, delayMs: options.delayMs ?? 1200, keywords: terms },
+    agent: {
+      kind: "demo",
+      seed: options.seed ?? 42,
+      delayMs: options.delayMs ?? 1200,
+      ...(options.stepsToComplete ? { stepsToComplete: options.stepsToComplete } : {}),
+      keywords: terms,
+    },
     scorers: [
       { kind: "keyword", name: "coverage", keywords: terms },
       { kind: "length", name: "length", min: DEMO_FULL_LENGTH },

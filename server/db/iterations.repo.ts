@@ -2,6 +2,7 @@
 import type { Db } from "./client";
 
 const SERIES_SELECT = {
+  loopId: true,
   number: true,
   attempt: true,
   status: true,
@@ -20,27 +21,58 @@ const SERIES_SELECT = {
   finishedAt: true,
 } as const;
 
+/**
+ * Whose iterations a reader sees: one loop, or a fork's lineage, each segment
+ * one loop's iterations numbered in (after, upTo]. A fork continues its
+ * parent's numbering, so the segments never overlap.
+ */
+export interface IterationSegment {
+  loopId: string;
+  after: number;
+  upTo: number | null;
+}
+export type IterationScope = string | readonly IterationSegment[];
+
+// The largest INTEGER both providers compare a bound parameter with.
+const NO_UPPER_BOUND = 2_147_483_647;
+
+const segmentsOf = (scope: IterationScope): readonly IterationSegment[] =>
+  typeof scope === "string" ? [{ loopId: scope, after: 0, upTo: null }] : scope;
+
+function scopeWhere(scope: IterationScope, number: { lt?: number } = {}) {
+  const parts = segmentsOf(scope).map((s) => ({
+    loopId: s.loopId,
+    number: { gt: s.after, ...(s.upTo !== null ? { lte: s.upTo } : {}), ...number },
+  }));
+  return parts.length === 1 ? parts[0]! : { OR: parts };
+}
+
 /** Every attempt of every iteration, oldest first: for loops short enough to chart point by point. */
-export function iterationSeries(db: Db, loopId: string) {
+export function iterationSeries(db: Db, scope: IterationScope) {
   return db.iteration.findMany({
-    where: { loopId },
+    where: scopeWhere(scope),
     orderBy: [{ number: "asc" }, { attempt: "asc" }],
     select: SERIES_SELECT,
   });
 }
 
 /** The series rows of the given iteration numbers (every attempt of each). */
-export function iterationSeriesAt(db: Db, loopId: string, numbers: number[]) {
+export function iterationSeriesAt(db: Db, scope: IterationScope, numbers: number[]) {
   return db.iteration.findMany({
-    where: { loopId, number: { in: numbers } },
+    where: {
+      OR: segmentsOf(scope).map((s) => ({
+        loopId: s.loopId,
+        number: { in: numbers.filter((n) => n > s.after && (s.upTo === null || n <= s.upTo)) },
+      })),
+    },
     orderBy: [{ number: "asc" }, { attempt: "asc" }],
     select: SERIES_SELECT,
   });
 }
 
-export async function lastIterationNumber(db: Db, loopId: string): Promise<number> {
+export async function lastIterationNumber(db: Db, scope: IterationScope): Promise<number> {
   const found = await db.iteration.findFirst({
-    where: { loopId },
+    where: scopeWhere(scope),
     orderBy: [{ number: "desc" }],
     select: { number: true },
   });
@@ -73,7 +105,39 @@ export interface IterationBucket {
  * Iterations grouped `size` by `size` (by number), aggregated in the database:
  * a loop of 20,000 iterations answers with a few hundred rows, not 20,000.
  */
-export async function iterationBuckets(db: Db, loopId: string, size: number): Promise<IterationBucket[]> {
+export async function iterationBuckets(db: Db, scope: IterationScope, size: number): Promise<IterationBucket[]> {
+  const parts = await Promise.all(segmentsOf(scope).map((s) => segmentBuckets(db, s, size)));
+  // A bucket that straddles a fork point comes back in two halves: join them.
+  const byKey = new Map<number, IterationBucket>();
+  for (const b of parts.flat()) {
+    const key = Math.floor((b.first - 1) / size);
+    const had = byKey.get(key);
+    byKey.set(key, had ? joinBuckets(had, b) : b);
+  }
+  return [...byKey.values()].sort((a, b) => a.first - b.first);
+}
+
+function joinBuckets(a: IterationBucket, b: IterationBucket): IterationBucket {
+  const pick = (x: number | null, y: number | null, f: (...n: number[]) => number) =>
+    x === null ? y : y === null ? x : f(x, y);
+  return {
+    first: Math.min(a.first, b.first),
+    last: Math.max(a.last, b.last),
+    attempts: a.attempts + b.attempts,
+    costUsd: a.costUsd + b.costUsd,
+    tokensIn: a.tokensIn + b.tokensIn,
+    tokensOut: a.tokensOut + b.tokensOut,
+    tokensCache: a.tokensCache + b.tokensCache,
+    minScore: pick(a.minScore, b.minScore, Math.min),
+    maxScore: pick(a.maxScore, b.maxScore, Math.max),
+    failures: a.failures + b.failures,
+    handoffs: a.handoffs + b.handoffs,
+  };
+}
+
+async function segmentBuckets(db: Db, segment: IterationSegment, size: number): Promise<IterationBucket[]> {
+  const { loopId, after } = segment;
+  const upTo = segment.upTo ?? NO_UPPER_BOUND;
   // Integer division in both SQLite and PostgreSQL (SQLite binds a JS number as REAL, hence the cast); casts keep
   // PostgreSQL's bigint/numeric aggregates plain numbers.
   const rows = await db.$queryRaw<Record<keyof IterationBucket, number | bigint | null>[]>`
@@ -90,7 +154,7 @@ export async function iterationBuckets(db: Db, loopId: string, size: number): Pr
       CAST(SUM(CASE WHEN "status" <> 'succeeded' THEN 1 ELSE 0 END) AS INTEGER) AS "failures",
       CAST(SUM(CASE WHEN "handoffTrigger" IS NOT NULL THEN 1 ELSE 0 END) AS INTEGER) AS "handoffs"
     FROM "Iteration"
-    WHERE "loopId" = ${loopId}
+    WHERE "loopId" = ${loopId} AND "number" > ${after} AND "number" <= ${upTo}
     GROUP BY ("number" - 1) / CAST(${size} AS INTEGER)
     ORDER BY MIN("number")`;
   const num = (v: number | bigint | null) => (v === null ? null : Number(v));
@@ -109,9 +173,9 @@ export async function iterationBuckets(db: Db, loopId: string, size: number): Pr
   }));
 }
 
-export function iterationPage(db: Db, loopId: string, options: { beforeNumber?: number; limit: number }) {
+export function iterationPage(db: Db, scope: IterationScope, options: { beforeNumber?: number; limit: number }) {
   return db.iteration.findMany({
-    where: { loopId, ...(options.beforeNumber ? { number: { lt: options.beforeNumber } } : {}) },
+    where: scopeWhere(scope, options.beforeNumber ? { lt: options.beforeNumber } : {}),
     orderBy: [{ number: "desc" }, { attempt: "desc" }],
     take: options.limit,
     // A page stays small: each iteration's code diff (up to 1 MB) is read on its own.

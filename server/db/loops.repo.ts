@@ -58,6 +58,13 @@ export const countLoops = (db: Db, filter: LoopListFilter) => db.loop.count({ wh
 
 export const loopById = (db: Db | Tx, id: string) => db.loop.findUnique({ where: { id } });
 
+/** What a fork's lineage needs of a loop: its name and where it was forked from. */
+export const loopLineageById = (db: Db, id: string) =>
+  db.loop.findUnique({
+    where: { id },
+    select: { id: true, name: true, goal: true, forkedFromId: true, forkedFromIteration: true },
+  });
+
 export async function loopExists(db: Db, id: string): Promise<boolean> {
   return (await db.loop.findUnique({ where: { id }, select: { id: true } })) !== null;
 }

@@ -25,6 +25,11 @@ export function listUsers(prisma: Db): Promise<UserRow[]> {
   return prisma.user.findMany({ orderBy: { createdAt: "asc" }, select: PUBLIC });
 }
 
+/** Names (and emails) of the given users, for labels such as the audit log's "who". */
+export function userNamesByIds(prisma: Db, ids: string[]) {
+  return prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } });
+}
+
 export function userById(prisma: Db, id: string): Promise<UserRow | null> {
   return prisma.user.findUnique({ where: { id }, select: PUBLIC });
 }

@@ -13,6 +13,17 @@ import { detectQuestion } from "./question";
 import { errorMessage } from "./validators";
 
 /** OB: reflect when the run failed or the mean score is below minScoreThreshold. */
+/**
+ * The error as the next prompt quotes it. An agent whose error echoes its
+ * prompt JSON-escaped (as CLIs rejecting an input do) would otherwise double
+ * every backslash each iteration: the quoted error is in the next prompt, the
+ * agent escapes it again. One backslash per run keeps the escape readable and
+ * the feedback the same size every iteration.
+ */
+export function quotedError(error: string): string {
+  return error.replace(/\\{2,}/g, "\\");
+}
+
 export function shouldReflect(config: LoopConfig, status: IterationStatus, meanScore: number | null): boolean {
   if (!config.reflection.enabled) return false;
   if (status === "failed" || status === "error") return true;
@@ -103,7 +114,7 @@ export function planParts(args: {
   const feedback = args.reflection?.suggestions.length
     ? [...args.reflection.suggestions]
     : args.status === "error" && args.error
-      ? [`The previous attempt failed: ${args.error}`]
+      ? [`The previous attempt failed: ${quotedError(args.error)}`]
       : [];
   return {
     feedback,

@@ -2,6 +2,7 @@
 // time, and the live stream that resumes where a subscriber left off.
 import type { Database } from "../db/client";
 import { latestCommittedEventId, listEvents, type StoredLoopEvent } from "../db/events.repo";
+import { userNamesByIds } from "../db/users.repo";
 import { streamEvents } from "./event-stream";
 import { getEventWakeups } from "./event-wakeups";
 
@@ -30,12 +31,19 @@ export async function openEventStream(
   });
 }
 
-/** One loop's events, newest first; `nextBeforeId` fetches the page after it. */
+/**
+ * One loop's events, newest first; `nextBeforeId` fetches the page after it.
+ * `actorName` names the person who acted (null for the engine and agents).
+ */
 export async function listLoopEvents(
   db: Database,
   loopId: string,
   page: { beforeId?: number; limit: number; types?: string[] },
 ) {
-  const items = await listEvents(db.prisma, loopId, page);
+  const rows = await listEvents(db.prisma, loopId, page);
+  const ids = [...new Set(rows.flatMap((e) => (e.actorId ? [e.actorId] : [])))];
+  const users = ids.length ? await userNamesByIds(db.prisma, ids) : [];
+  const names = new Map(users.map((u) => [u.id, u.name || u.email]));
+  const items = rows.map((e) => ({ ...e, actorName: (e.actorId && names.get(e.actorId)) || null }));
   return { items, nextBeforeId: items.length === page.limit ? items.at(-1)?.id : undefined };
 }

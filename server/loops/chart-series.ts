@@ -11,6 +11,7 @@ import {
   iterationSeriesAt,
   lastIterationNumber,
   type IterationBucket,
+  type IterationScope,
 } from "../db/iterations.repo";
 
 // About 0.4 KB a point: 400 keep the whole detail payload near 160 KB at any length.
@@ -21,6 +22,8 @@ type ScoreCell = { score: number; reason: string | null };
 
 export interface ChartPoint extends Omit<Row, "scores"> {
   scores: Record<string, number>;
+  /** The loop this point's iteration ran in: a fork's own id, or the ancestor it inherited it from. */
+  loopId: string;
   span?: {
     from: number;
     to: number;
@@ -35,21 +38,22 @@ export interface ChartPoint extends Omit<Row, "scores"> {
 const scoreValues = (scores: Row["scores"]) =>
   Object.fromEntries(Object.entries((scores ?? {}) as Record<string, ScoreCell>).map(([k, v]) => [k, v.score]));
 
+/** `scope`: the loop's id, or a fork's lineage (its parent's iterations up to the fork point first). */
 export async function chartSeries(
   db: Database,
-  loopId: string,
+  scope: IterationScope,
   maxPoints = SERIES_POINTS,
 ): Promise<{ points: ChartPoint[]; bucketSize: number }> {
-  const last = await lastIterationNumber(db.prisma, loopId);
+  const last = await lastIterationNumber(db.prisma, scope);
   if (last <= maxPoints) {
-    const rows = await iterationSeries(db.prisma, loopId);
+    const rows = await iterationSeries(db.prisma, scope);
     return { points: rows.map((r) => ({ ...r, scores: scoreValues(r.scores) })), bucketSize: 1 };
   }
   const bucketSize = Math.ceil(last / maxPoints);
-  const buckets = await iterationBuckets(db.prisma, loopId, bucketSize);
+  const buckets = await iterationBuckets(db.prisma, scope, bucketSize);
   const rows = await iterationSeriesAt(
     db.prisma,
-    loopId,
+    scope,
     buckets.map((b) => b.last),
   );
   // Only the last attempt of each bucket's last iteration: the bucket's sums already count every attempt.

@@ -7,12 +7,13 @@ import { insertLoop as insertLoopRow, loopById, queueDraftLoop } from "../db/loo
 import { inTransaction, type JsonInput } from "../db/tx";
 import { conflict, invalidInput, notFound } from "../errors";
 import { notifyEventsWritten } from "../events/event-wakeups";
-import { restoreStoredCheckpoint } from "./loop-snapshot";
+import { loadCurrentSnapshot, restoreStoredCheckpoint } from "./loop-snapshot";
 import { storedDefinition, type LoopDefinition } from "./loop-definition";
 import { checkpointRow, loopPatch } from "./step-rows";
 import { assertEvidenceSource } from "./loop-evidence";
 import { assertLoopPolicy, storedPolicyInput } from "./loop-policy.service";
 import { workspaceSourceOf } from "./ports-factory";
+import { assertPreflight, linkStoredSecrets } from "./loop-preflight.service";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
 
 export interface NewLoop {
@@ -124,6 +125,9 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
   const row = await checkpointAfterIteration(svc.db.prisma, loopId, iteration);
   if (!row) throw notFound(`Checkpoint after iteration ${iteration} of loop`, loopId);
   const restored = restoreStoredCheckpoint(row, svc.engine);
+  // The limits in effect now, operator edits included (they may postdate the forked checkpoint).
+  const current = await loadCurrentSnapshot(svc.db.prisma, loopId, svc.engine);
+  const config = parseLoopConfig((current ?? restored).config);
   const forkId = svc.engine.newId();
   // The fork's worktree starts at the forked iteration's commit, in the source's repository.
   const snapshotSha = await iterationSnapshotSha(svc.db.prisma, loopId, iteration);
@@ -133,11 +137,13 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
         forkStart: { source: workspaceSourceOf(loopId, source.config), sha: snapshotSha },
       }
     : (source.config as Record<string, unknown>);
-  // The fork inherits state and history but not the source's ending or pending decisions.
+  // The fork inherits state and history but not the source's ending or pending decisions,
+  // and its wall clock (`stop.timeout`) starts now, not when the source started.
   const snapshot: LoopSnapshot = {
     ...restored,
     loopId: forkId,
-    config: parseLoopConfig(restored.config),
+    config,
+    state: { ...restored.state, startTime: svc.engine.now(), maxHistory: config.reflection.maxHistory },
     status: "initializing",
     halt: null,
     gate: null,
@@ -172,8 +178,12 @@ export async function createLoopFromDefinition(
   start: boolean,
   acting: ActingAs,
 ) {
+  // A stored secret named like a variable the agent needs is used for it (the templates name them).
+  definition = await linkStoredSecrets(svc.db, definition, acting);
   await assertLoopPolicy(svc.db, definition, acting);
   assertEvidenceSource(definition);
+  // Starting now: refuse what the preflight knows will fail (a draft may wait for the CLI or the key).
+  if (start) await assertPreflight(svc.db, definition, acting);
   return createLoop(
     svc,
     {

@@ -11,7 +11,7 @@ import { listEvents } from "../db/events.repo";
 import { iterationPage } from "../db/iterations.repo";
 import { chartSeries } from "./chart-series";
 import { currentCheckpoint } from "../db/loop-steps.repo";
-import { loopById, loopDefinitionById } from "../db/loops.repo";
+import { loopById, loopDefinitionById, loopLineageById } from "../db/loops.repo";
 import { notFound } from "../errors";
 import { controlStateOf } from "./control-plan";
 import { displayStatus, isTerminal, loopAvailability } from "./control-rules";
@@ -20,6 +20,7 @@ import { redactStoredDefinition } from "./redact-definition";
 import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
 import { getEnv } from "../env";
 import { currentAlarms } from "./loop-alarms.service";
+import { forkLineage, type ForkAncestor } from "./fork-lineage";
 
 /** Events drawn on the charts; everything else is only in the audit log. */
 export const MARKER_EVENT_TYPES = [
@@ -42,9 +43,11 @@ const APPROVAL_LIMIT = 20;
 export async function getLoopDetail(db: Database, loopId: string, now: number, options: { canOperate?: boolean } = {}) {
   const loop = await loopById(db.prisma, loopId);
   if (!loop) throw notFound("Loop", loopId);
+  // A fork's charts start with the parent's iterations up to the fork point: its totals already count them.
+  const lineage = await forkLineage(db.prisma, loop);
   const [checkpoint, series, pendingControls, approvals, markerEvents, alarms] = await Promise.all([
     currentCheckpoint(db.prisma, loopId),
-    chartSeries(db, loopId),
+    chartSeries(db, lineage.segments),
     pendingControlRequests(db.prisma, loopId),
     recentApprovals(db.prisma, loopId, APPROVAL_LIMIT),
     listEvents(db.prisma, loopId, { limit: MARKER_LIMIT, types: MARKER_EVENT_TYPES }),
@@ -68,6 +71,8 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
     /** Every action's allowed/reason, decided by the same rules the API enforces. */
     availability: loopAvailability({ ...state, iterations: loop.iteration }, options),
     redactedPaths,
+    /** For a fork: the loop it was forked from and the iterations inherited from it (null otherwise). */
+    fork: forkOf(loop, lineage.ancestors),
     /** Parts that run without the sandbox (warning badge). */
     unsandboxed: unsandboxedParts(loop.config, getEnv().RALPH_AGENT_SANDBOX),
     config: snapshot?.config ?? null,
@@ -95,6 +100,19 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
   };
 }
 
+function forkOf(loop: { forkedFromId: string | null; forkedFromIteration: number | null }, ancestors: ForkAncestor[]) {
+  if (!loop.forkedFromId || loop.forkedFromIteration === null) return null;
+  const parent = ancestors[0];
+  return {
+    parentId: loop.forkedFromId,
+    /** null when the parent was deleted: its history is gone with it. */
+    parentName: parent?.name ?? null,
+    iteration: loop.forkedFromIteration,
+    /** How many iterations (numbers) the charts and list show from ancestors. */
+    inheritedIterations: parent ? parent.upTo : 0,
+  };
+}
+
 /** The stored definition for "clone": goal and name plus the redacted config. */
 export async function getLoopDefinition(db: Database, loopId: string) {
   const loop = await loopDefinitionById(db.prisma, loopId);
@@ -107,8 +125,19 @@ export async function getLoopDefinition(db: Database, loopId: string) {
   };
 }
 
-/** A page of a loop's full iteration rows, newest first; `nextBeforeNumber` fetches the page after it. */
+/**
+ * A page of a loop's full iteration rows, newest first; `nextBeforeNumber` fetches the page after it.
+ * A fork's pages go on into its parent's rows up to the fork point, each marked with `inheritedFrom`.
+ */
 export async function getIterationPage(db: Database, loopId: string, page: { beforeNumber?: number; limit: number }) {
-  const items = await iterationPage(db.prisma, loopId, page);
+  const loop = await loopLineageById(db.prisma, loopId);
+  if (!loop) return { items: [], nextBeforeNumber: undefined };
+  const lineage = await forkLineage(db.prisma, loop);
+  const names = new Map(lineage.ancestors.map((a) => [a.id, a.name]));
+  const rows = await iterationPage(db.prisma, lineage.segments, page);
+  const items = rows.map((row) => ({
+    ...row,
+    inheritedFrom: row.loopId === loopId ? null : { loopId: row.loopId, name: names.get(row.loopId) ?? "" },
+  }));
   return { items, nextBeforeNumber: items.length === page.limit ? items.at(-1)?.number : undefined };
 }

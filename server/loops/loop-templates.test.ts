@@ -14,9 +14,10 @@ describe("loopTemplates", () => {
     for (const t of templates) expect(loopDefinitionSchema.safeParse(t.definition).success).toBe(true);
   });
 
-  it("paces the demo so its charts fill visibly", () => {
+  it("paces the demo so its charts fill visibly and there is time to try the controls", () => {
     const demo = loopTemplates().find((t) => t.id === DEMO_TEMPLATE_ID)!;
-    expect(demo.definition.agent).toMatchObject({ kind: "demo", delayMs: 1000 });
+    expect(demo.definition.agent).toMatchObject({ kind: "demo", delayMs: 2500, stepsToComplete: 10 });
+    expect(demo.definition.loop?.stop?.maxIterations).toBe(15);
     expect(demo.requires).toBeNull();
   });
 

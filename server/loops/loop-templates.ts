@@ -1,6 +1,7 @@
 // Starting points for the New-loop form. Each is a complete definition that
 // validates as is; operators pick one and adjust. The demo needs no keys and
-// paces itself (~1 s per iteration) so its charts visibly fill in live.
+// paces itself (~2.5 s per iteration, a dozen or more iterations) so its
+// charts fill in live and a newcomer has time to try Interrupt and Nudge.
 import { DEFAULT_DEMO_GOAL, demoLoopPreset } from "../agents/demo.preset";
 import type { ScorerConfigInput } from "../agents/scorer.schema";
 import { loopDefinitionSchema, type LoopDefinitionInput } from "./loop-definition";
@@ -17,7 +18,8 @@ export interface LoopTemplate {
 export const DEMO_TEMPLATE_ID = "demo";
 
 function demoTemplate(): LoopTemplate {
-  const preset = demoLoopPreset(DEFAULT_DEMO_GOAL, { seed: 42, delayMs: 1000 });
+  // Ten productive steps plus the demo's plateaus: about 15 iterations, well over half a minute.
+  const preset = demoLoopPreset(DEFAULT_DEMO_GOAL, { seed: 42, delayMs: 2500, stepsToComplete: 10 });
   return {
     id: DEMO_TEMPLATE_ID,
     title: "Demo (no keys)",

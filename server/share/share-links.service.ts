@@ -135,5 +135,7 @@ export async function sharedIterationPage(
   page: { beforeNumber?: number; limit: number },
 ) {
   const { items, nextBeforeNumber } = await getIterationPage(db, loopId, page);
-  return { items: redactIterationsForShare(items), nextBeforeNumber };
+  // A fork's inherited rows say so, without naming the loop they came from.
+  const rows = items.map(({ inheritedFrom, ...row }) => ({ ...row, inherited: inheritedFrom !== null }));
+  return { items: redactIterationsForShare(rows), nextBeforeNumber };
 }

@@ -15,6 +15,7 @@ import {
   redactVerifierConfig,
 } from "../agents/agent.schema";
 import type { getLoopDetail } from "../loops/loop-detail.service";
+import { redactFreeText, redactFreeTextDeep } from "./free-text-redaction";
 
 export type LoopDetail = Awaited<ReturnType<typeof getLoopDetail>>;
 
@@ -68,24 +69,30 @@ function redactDefinition(config: unknown): Record<string, unknown> {
 export function redactLoopForShare(detail: LoopDetail) {
   const loop = Object.fromEntries(LOOP_FIELDS.map((key) => [key, detail.loop[key]])) as Omit<SharedLoop, "definition">;
   return {
-    loop: { ...loop, definition: redactDefinition(detail.loop.config) } satisfies SharedLoop,
+    loop: {
+      ...loop,
+      // An operator's terminate or kill reason is free text: previewed in the dialog, redacted here.
+      stopReason: loop.stopReason === null ? null : redactFreeText(loop.stopReason).text,
+      definition: redactDefinition(detail.loop.config),
+    } satisfies SharedLoop,
     config: detail.config,
-    report: detail.report,
+    report: detail.report ? { ...detail.report, reason: redactFreeText(detail.report.reason).text } : null,
     forecast: detail.forecast,
     pendingGate: detail.pendingGate,
     pendingControls: detail.pendingControls.map(({ id, kind, createdAt }) => ({ id, kind, createdAt, actor: SOMEONE })),
     approvals: detail.approvals.map(({ decidedById: _id, decidedBy, ...rest }) => ({
-      ...rest,
+      ...redactFreeTextDeep(rest),
       decidedBy: decidedBy ? SOMEONE : null,
     })),
-    series: detail.series,
+    // Which loop each point ran in (a fork's parent) is not the reader's business.
+    series: detail.series.map(({ loopId: _loopId, ...point }) => point),
     seriesBucketSize: detail.seriesBucketSize,
     // Chart markers without who did what.
     markers: detail.markers.map(({ id, type, createdAt, payload }) => ({
       id,
       type,
       createdAt,
-      payload,
+      payload: redactFreeTextDeep(payload),
       actor: SOMEONE,
     })),
     now: detail.now,

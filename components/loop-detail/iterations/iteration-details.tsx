@@ -53,9 +53,12 @@ export function IterationDetails({ it }: { it: IterationRow }) {
   const checks = checksWithEvidence(it.scores);
   return (
     <div className="grid grid-cols-1 gap-4 border-t border-slate-200 p-3 lg:grid-cols-2 dark:border-slate-800">
-      <div className="lg:col-span-2">
-        <IterationActions loopId={it.loopId} number={it.number} hasSnapshot={!!workspaceOf(it)?.sha} />
-      </div>
+      {/* A fork's inherited iteration is the parent's, read-only here: its actions live on the parent's page. */}
+      {!it.inheritedFrom && (
+        <div className="lg:col-span-2">
+          <IterationActions loopId={it.loopId} number={it.number} hasSnapshot={!!workspaceOf(it)?.sha} />
+        </div>
+      )}
       <TraceWaterfall it={it} />
       <Section title="Input">
         <Pre label={`Input of iteration ${it.number}`}>{it.input}</Pre>

@@ -34,7 +34,12 @@ export function IterationItem({
     <li
       data-testid="iteration"
       data-number={it.number}
-      className="rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      data-inherited={it.inheritedFrom ? "true" : undefined}
+      className={`rounded-xl border bg-white dark:bg-slate-900 ${
+        it.inheritedFrom
+          ? "border-dashed border-slate-300 dark:border-slate-700"
+          : "border-slate-200 dark:border-slate-800"
+      }`}
     >
       <button
         type="button"
@@ -53,6 +58,11 @@ export function IterationItem({
           ) : null}
         </span>
         <Badge tone={statusBadge(it).tone}>{statusBadge(it).label}</Badge>
+        {it.inheritedFrom && (
+          <span data-testid="inherited-iteration">
+            <Badge tone="neutral">inherited from {it.inheritedFrom.name || "the parent loop"}</Badge>
+          </span>
+        )}
         <FailureKindBadge it={it} />
         {labelAgent ? (
           <Badge tone={it.agent === "fallback" ? "info" : "neutral"}>

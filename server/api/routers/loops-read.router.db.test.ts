@@ -10,6 +10,8 @@ const SECRET_VALUE = "sk-live-0123456789abcdef";
 const SECRET_ENV = "PROD_ONLY_KEY";
 // Agents may take a server variable only when an admin lists it.
 vi.stubEnv("RALPH_AGENT_ENV_ALLOW", SECRET_ENV);
+// The preflight refuses to start a loop whose secret is missing.
+vi.stubEnv(SECRET_ENV, "a-value-the-preflight-finds");
 
 describeEachProvider("loops read procedures", ({ db }) => {
   let harness: Harness | undefined;

@@ -5,7 +5,9 @@ import { getIterationPage, getLoopDefinition, getLoopDetail } from "../../loops/
 import { loopTemplates } from "../../loops/loop-templates";
 import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.service";
 import { sharedLoopDetail } from "../../share/share-links.service";
+import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
+import { preflightDefinition } from "../../loops/loop-preflight.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
 import { loopControlsRouter } from "./loop-controls.router";
@@ -53,6 +55,23 @@ export const loopsRouter = router({
         reason: "created from the API",
       });
     }),
+  /** What would stop this definition before its first iteration: the CLI on the server, the secrets it needs. */
+  preflight: roleProcedure("operator")
+    .input(loopDefinitionSchema)
+    .output(
+      z.object({
+        ok: z.boolean(),
+        checks: z.array(
+          z.object({
+            id: z.string(),
+            label: z.string(),
+            status: z.enum(["ok", "problem", "unknown"]),
+            message: z.string(),
+          }),
+        ),
+      }),
+    )
+    .query(({ ctx, input }) => preflightDefinition(ctx.db, input, { actor: ctx.actor, reason: null })),
   formSchema: viewer.output(formSchemaOutput).query(() => formSchema),
   list: viewer
     .input(loopListInput)
@@ -119,6 +138,13 @@ export const loopsRouter = router({
     .input(z.object({ id: loopId }))
     .output(sharedDetailOutput)
     .query(({ ctx, input }) => sharedLoopDetail(ctx.db, input.id, ctx.services.engine.now())),
+  /** An operator's free text (a terminate reason, a comment) as shared reports will show it. */
+  freeTextPreview: roleProcedure("operator")
+    .input(z.object({ text: z.string().max(10_000) }))
+    .output(
+      z.object({ text: z.string(), redacted: z.array(z.object({ kind: z.string(), count: z.number() })) }),
+    )
+    .query(({ input }) => redactFreeText(input.text)),
   /** Operator controls: `loops.controls.<name>`. */
   controls: loopControlsRouter,
 });

@@ -73,6 +73,14 @@ export const loopDetailOutput = z.object({
   loop: loopPublicOutput,
   availability: z.record(z.enum(LOOP_ACTIONS), availabilityOutput),
   redactedPaths: z.array(z.string()),
+  fork: z
+    .object({
+      parentId: z.string(),
+      parentName: z.string().nullable(),
+      iteration: z.number(),
+      inheritedIterations: z.number(),
+    })
+    .nullable(),
   unsandboxed: z.custom<Detail["unsandboxed"]>(),
   config: z.custom<Detail["config"]>(),
   report: z.custom<Detail["report"]>(),

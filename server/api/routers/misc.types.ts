@@ -42,6 +42,8 @@ export const eventPageOutput = z.object({
       type: z.string(),
       actorId: z.string().nullable(),
       actor: z.string(),
+      /** The person's name when a user acted (the live stream does not carry it). */
+      actorName: z.string().nullable().optional(),
       reason: z.string().nullable(),
       payload: z.custom<Listed["payload"]>(),
       createdAt: z.date(),
