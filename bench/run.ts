@@ -1,5 +1,8 @@
-// npm run bench: the runtime's figures on SQLite and PostgreSQL. Never part
-// of `npm test`: timings on a shared machine are for reading, not asserting.
+// npm run bench: the runtime's figures on SQLite and PostgreSQL, then the
+// browser's (they need `npm run build`). Never part of `npm test`: timings on
+// a shared machine are for reading, not asserting. `npm run bench -- --ui`
+// runs the browser figures alone.
+// (`-- --ui --port=3120` to keep clear of other checkouts.)
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
@@ -10,7 +13,7 @@ import { closeEventWakeups } from "../server/events/event-wakeups";
 import { measureSandboxCost } from "./sandbox-bench";
 import { measureSnapshotCost } from "./snapshot-bench";
 import { measureDashboard } from "./dashboard-bench";
-import { measureUiIdle } from "./ui-idle";
+import { printUiFigures } from "./ui-figures";
 import { createPorts } from "../server/agents/registry";
 import { envSecretResolver } from "../server/agents/secret-resolver";
 import { mkdtempSync } from "node:fs";
@@ -37,6 +40,11 @@ async function withDatabase<T>(
   }
 }
 
+const uiOnly = process.argv.includes("--ui");
+// --port=N: where the browser figures serve the app (default 3290).
+const uiPort = Number(process.argv.find((a) => a.startsWith("--port="))?.slice(7) ?? 3290);
+
+async function runtimeFigures() {
 const results: Record<string, Record<string, string>> = {};
 const put = (figure: string, kind: string, value: string) => ((results[figure] ??= {})[kind] = value);
 
@@ -129,16 +137,8 @@ console.log("");
 console.log(`git snapshot of one iteration, ${snap.files} files with ${snap.changed} changed (ms; target p50 < 150)`);
 console.log(`  ${ms(snap)}`);
 
-console.error("… loop page idle main-thread time (Chromium)");
-const ui = await measureUiIdle(root).catch((error: unknown) => {
-  console.error(`  loop page idle: ${String(error)}`);
-  return null;
-});
-console.log("");
-console.log("loop page, main-thread task time over 10 s idle (ms)");
-if (!ui) console.log("  n/a: run `npm run build` first (the bench serves the built app)");
-else {
-  console.log(`  finished loop                 ${fmt(ui.finishedMs, 0)}  (target < 60)`);
-  console.log(`  running loop                  ${fmt(ui.runningMs, 0)}  (target < 300)`);
 }
+
+if (!uiOnly) await runtimeFigures();
+await printUiFigures(root, uiPort);
 process.exit(0);
