@@ -14,7 +14,7 @@ import { ScoreChart } from "./charts/score-chart";
 import { TokenChart } from "./charts/token-chart";
 import { useThrottled } from "@/components/shared/use-throttled";
 
-const REDRAW_MS = 3000;
+const REDRAW_MS = 5000;
 
 export const LoopCharts = memo(function LoopCharts({
   series: liveSeries,
