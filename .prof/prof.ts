@@ -6,11 +6,13 @@ await withBenchApp(process.cwd(), 3120, async (app) => {
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
   const mode = process.argv[2] ?? "running";
+  await page.addInitScript(() => { (window as any).__lt = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) (window as any).__lt.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({ type: "longtask", buffered: true }); });
   if (mode === "load") await cdp.send("Profiler.start");
   await page.goto(`${app.base}/loops/${mode === "finished" ? app.finishedId : app.runningId}`);
   await page.getByTestId("score-chart").waitFor();
   if (mode !== "load") { await page.waitForTimeout(2000); await cdp.send("Profiler.start"); await page.waitForTimeout(10000); }
   else await page.waitForTimeout(3000);
+  console.log("longtasks", JSON.stringify(await page.evaluate(() => (window as any).__lt)));
   const { profile } = await cdp.send("Profiler.stop") as { profile: { nodes: Node[]; samples: number[]; timeDeltas: number[] } };
   const self = new Map<number, number>();
   profile.samples.forEach((s, i) => self.set(s, (self.get(s) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));

@@ -73,9 +73,9 @@ export async function withBenchApp<T>(root: string, port: number, fn: (app: Benc
   try {
     await until(async () => (await api.get(`${base}/api/health`)).ok(), 60_000, "the app to start");
     await call(api, base, "auth.signIn", ADMIN);
-    const demo = (finished: boolean) =>
+    const demo = (finished: boolean, goal = finished ? "Bench: a finished loop" : "Bench: a running loop") =>
       call(api, base, "loops.create", {
-        goal: finished ? "Bench: a finished loop" : "Bench: a running loop",
+        goal,
         agent: finished
           ? { kind: "demo", failureRate: 0, earlyClaimRate: 0, stepsToComplete: 8 }
           : { kind: "demo", failureRate: 0, earlyClaimRate: 0, delayMs: 2000, stepsToComplete: 50 },
@@ -84,15 +84,19 @@ export async function withBenchApp<T>(root: string, port: number, fn: (app: Benc
           completion: { allowNoEvidence: true },
         },
       }).then((d) => String(d.id));
-    const finishedId = await demo(true);
-    await until(
-      async () => {
-        const d = await call(api, base, "loops.byId", { id: finishedId }, true);
-        return (d.loop as { isTerminal: boolean }).isTerminal;
-      },
-      60_000,
-      "the finished loop",
-    );
+    // A list of some length for the layout-shift figure; the first is the loop page's finished loop.
+    const finished = [await demo(true)];
+    for (let i = 1; i <= 5; i++) finished.push(await demo(true, `Bench: another finished loop (${i})`));
+    const finishedId = finished[0]!;
+    for (const id of finished)
+      await until(
+        async () => {
+          const d = await call(api, base, "loops.byId", { id }, true);
+          return (d.loop as { isTerminal: boolean }).isTerminal;
+        },
+        90_000,
+        "the finished loops",
+      );
     runningId = await demo(false);
     const cookieHeader = async () =>
       (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join("; ");
