@@ -3,7 +3,7 @@
 // approvals and the audit log. It listens to this loop's events only and
 // refreshes fast (the loop itself within ~100 ms of an event).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { handoffTriggers } from "@/lib/charts/score-chart";
 import { useTRPC } from "@/lib/trpc/client";
 import { LiveIndicator } from "@/components/live/live-indicator";
@@ -49,15 +49,10 @@ const Timeline = memo(IterationTimeline);
 const LivePanel = memo(LiveIterationPanel);
 type DialogName = ControlName | "help" | "confirm";
 
-/** The previous map while the entries are the same, so the timeline is not redrawn for an equal one. */
+/** The same map object while its entries are the same, so the timeline is not redrawn for an equal one. */
 function useSameMap<K, V>(map: Map<K, V>): Map<K, V> {
-  const kept = useRef(map);
-  const prev = kept.current;
-  const same = prev.size === map.size && [...map].every(([k, v]) => prev.has(k) && prev.get(k) === v);
-  useEffect(() => {
-    if (!same) kept.current = map;
-  });
-  return same ? prev : map;
+  const key = JSON.stringify([...map]);
+  return useMemo(() => new Map(JSON.parse(key) as [K, V][]), [key]);
 }
 
 export function LoopDetailView({ id }: { id: string }) {
