@@ -40,7 +40,11 @@ export interface BenchApp {
   cookieHeader: () => Promise<string>;
 }
 
-export async function withBenchApp<T>(root: string, port: number, fn: (app: BenchApp) => Promise<T>): Promise<T | null> {
+export async function withBenchApp<T>(
+  root: string,
+  port: number,
+  fn: (app: BenchApp) => Promise<T>,
+): Promise<T | null> {
   if (!existsSync(join(root, ".next", "BUILD_ID"))) return null;
   const dataDir = mkdtempSync(join(tmpdir(), "ralph-bench-ui-"));
   const base = `http://127.0.0.1:${port}`;
@@ -98,8 +102,7 @@ export async function withBenchApp<T>(root: string, port: number, fn: (app: Benc
         "the finished loops",
       );
     runningId = await demo(false);
-    const cookieHeader = async () =>
-      (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const cookieHeader = async () => (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join("; ");
     return await fn({ base, browser, context, finishedId, runningId, cookieHeader });
   } finally {
     if (runningId)
