@@ -1,5 +1,8 @@
-// npm run bench: the runtime's figures on SQLite and PostgreSQL. Never part
-// of `npm test`: timings on a shared machine are for reading, not asserting.
+// npm run bench: the runtime's figures on SQLite and PostgreSQL, then the
+// browser's (they need `npm run build`). Never part of `npm test`: timings on
+// a shared machine are for reading, not asserting. `npm run bench -- --ui`
+// runs the browser figures alone.
+// (`-- --ui --port=3120` to keep clear of other checkouts.)
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
@@ -10,7 +13,7 @@ import { closeEventWakeups } from "../server/events/event-wakeups";
 import { measureSandboxCost } from "./sandbox-bench";
 import { measureSnapshotCost } from "./snapshot-bench";
 import { measureDashboard } from "./dashboard-bench";
-import { measureUiIdle } from "./ui-idle";
+import { printUiFigures } from "./ui-figures";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap } from "./e2e-gap";
 import { printGap } from "./gap-report";
@@ -58,110 +61,106 @@ function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number) 
   }
 }
 
-const results: Record<string, Record<string, string>> = {};
-const put = (figure: string, kind: string, value: string) => ((results[figure] ??= {})[kind] = value);
+const uiOnly = process.argv.includes("--ui");
+// --port=N: where the browser figures serve the app (default 3290).
+const uiPort = Number(process.argv.find((a) => a.startsWith("--port="))?.slice(7) ?? 3290);
 
-for (const kind of ["sqlite", "postgresql"] as const) {
-  console.error(`… ${kind}: per-iteration overhead`);
-  const overhead = await withDatabase(kind, (db) => measureOverhead(db, 500));
-  put("overhead p50 (ms)", kind, fmt(overhead.p50));
-  put("overhead p99 (ms)", kind, fmt(overhead.p99));
-  for (const loops of [1, 50, 200]) {
-    console.error(`… ${kind}: throughput with ${loops} loops`);
-    const t = await withDatabase(kind, (db) =>
-      measureThroughput(db, loops, loops === 1 ? 500 : Math.max(5, Math.round(2000 / loops))),
-    );
-    put(`iterations/s, ${loops} loop${loops > 1 ? "s" : ""}`, kind, fmt(t.perSecond, 0));
-  }
-  console.error(`… ${kind}: 2 workers`);
-  const w = await withDatabase(kind, async (db, target) => {
-    const second = openDatabase(target, { poolSize: 20 });
-    try {
-      return await measureWorkers([db, second], 200, 10);
-    } finally {
-      await second.close();
+async function runtimeFigures() {
+  const results: Record<string, Record<string, string>> = {};
+  const put = (figure: string, kind: string, value: string) => ((results[figure] ??= {})[kind] = value);
+
+  for (const kind of ["sqlite", "postgresql"] as const) {
+    console.error(`… ${kind}: per-iteration overhead`);
+    const overhead = await withDatabase(kind, (db) => measureOverhead(db, 500));
+    put("overhead p50 (ms)", kind, fmt(overhead.p50));
+    put("overhead p99 (ms)", kind, fmt(overhead.p99));
+    for (const loops of [1, 50, 200]) {
+      console.error(`… ${kind}: throughput with ${loops} loops`);
+      const t = await withDatabase(kind, (db) =>
+        measureThroughput(db, loops, loops === 1 ? 500 : Math.max(5, Math.round(2000 / loops))),
+      );
+      put(`iterations/s, ${loops} loop${loops > 1 ? "s" : ""}`, kind, fmt(t.perSecond, 0));
     }
-  });
-  put("iterations/s, 2 workers, 200 loops", kind, fmt(w.perSecond, 0));
+    console.error(`… ${kind}: 2 workers`);
+    const w = await withDatabase(kind, async (db, target) => {
+      const second = openDatabase(target, { poolSize: 20 });
+      try {
+        return await measureWorkers([db, second], 200, 10);
+      } finally {
+        await second.close();
+      }
+    });
+    put("iterations/s, 2 workers, 200 loops", kind, fmt(w.perSecond, 0));
 
-  for (const loops of [100, 1000]) {
-    console.error(`… ${kind}: memory with ${loops} live loops`);
-    const rss = liveRss(kind, loops, loops === 100 ? 10 : 20);
-    put(`runtime RSS, ${loops} live loops (MB)`, kind, rss ? `${fmt(rss.rssMb, 0)} (${rss.iterations} it.)` : "n/a");
+    for (const loops of [100, 1000]) {
+      console.error(`… ${kind}: memory with ${loops} live loops`);
+      const rss = liveRss(kind, loops, loops === 100 ? 10 : 20);
+      put(`runtime RSS, ${loops} live loops (MB)`, kind, rss ? `${fmt(rss.rssMb, 0)} (${rss.iterations} it.)` : "n/a");
+    }
+
+    console.error(`… ${kind}: dashboard with 10,000 loops and a loop of 20,000 iterations`);
+    const dash = await withDatabase(kind, (db) => measureDashboard(db));
+    put("loops.byId, 20,000 iterations, p95 (ms)", kind, fmt(dash.byId.p95));
+    put("loops.byId, 20,000 iterations, payload (KB)", kind, fmt(dash.byId.kb, 0));
+    put("loops.list, 10,000 loops, p95 (ms)", kind, fmt(dash.list.p95));
+    put("loops.list, 10,000 loops, status filter + cost sort, p95 (ms)", kind, fmt(dash.listFiltered.p95));
+
+    console.error(`… ${kind}: event → SSE subscriber latency`);
+    const latency = await withDatabase(kind, async (db) => {
+      try {
+        return await measureEventLatency(db, { samples: 200 });
+      } finally {
+        await closeEventWakeups(db);
+      }
+    });
+    put("event latency p50 (ms)", kind, fmt(latency.p50Ms));
+    put("event latency p95 (ms)", kind, fmt(latency.p95Ms));
   }
 
-  console.error(`… ${kind}: dashboard with 10,000 loops and a loop of 20,000 iterations`);
-  const dash = await withDatabase(kind, (db) => measureDashboard(db));
-  put("loops.byId, 20,000 iterations, p95 (ms)", kind, fmt(dash.byId.p95));
-  put("loops.byId, 20,000 iterations, payload (KB)", kind, fmt(dash.byId.kb, 0));
-  put("loops.list, 10,000 loops, p95 (ms)", kind, fmt(dash.list.p95));
-  put("loops.list, 10,000 loops, status filter + cost sort, p95 (ms)", kind, fmt(dash.listFiltered.p95));
+  const targets: Record<string, string> = {
+    "overhead p99 (ms)": "< 5 (sqlite)",
+    "iterations/s, 200 loops": ">= 1000 (sqlite)",
+    "iterations/s, 2 workers, 200 loops": ">= 500 (postgresql)",
+    "event latency p95 (ms)": "< 250",
+    "runtime RSS, 100 live loops (MB)": "< 250",
+    "runtime RSS, 1000 live loops (MB)": "< 600",
+    "loops.byId, 20,000 iterations, p95 (ms)": "< 100",
+    "loops.byId, 20,000 iterations, payload (KB)": "< 200",
+    "loops.list, 10,000 loops, p95 (ms)": "< 100",
+    "loops.list, 10,000 loops, status filter + cost sort, p95 (ms)": "< 100",
+  };
+  for (const [figure, byKind] of Object.entries(results))
+    rows.push([figure, byKind.sqlite ?? "", byKind.postgresql ?? "", targets[figure] ?? ""]);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
 
-  console.error(`… ${kind}: event → SSE subscriber latency`);
-  const latency = await withDatabase(kind, async (db) => {
-    try {
-      return await measureEventLatency(db, { samples: 200 });
-    } finally {
-      await closeEventWakeups(db);
-    }
-  });
-  put("event latency p50 (ms)", kind, fmt(latency.p50Ms));
-  put("event latency p95 (ms)", kind, fmt(latency.p95Ms));
+  console.error("… per-iteration breakdown, command agent (SQLite)");
+  printGap.breakdown(await withDatabase("sqlite", (db) => measureBreakdown(db, root, 300)));
+  console.error("… end-to-end gap through next start");
+  printGap.endToEnd(await measureEndToEndGap(root, { iterations: 1000 }));
+
+  console.error("… command agent: cost of the sandbox per iteration");
+  const sandbox = await measureSandboxCost(40);
+  const ms = (m: { p50: number; p95: number }) => `p50 ${fmt(m.p50)} / p95 ${fmt(m.p95)}`;
+  console.log("");
+  console.log("command agent, one instant iteration (ms)");
+  console.log(`  bare spawn of the script      ${ms(sandbox.bareMs)}`);
+  console.log(
+    `  executor, sandbox off         ${ms(sandbox.unsandboxedMs)}  → executor overhead p50 ${fmt(sandbox.unsandboxedMs.p50 - sandbox.bareMs.p50)} ms (target < 5)`,
+  );
+  console.log(
+    sandbox.available
+      ? `  executor, sandboxed           ${ms(sandbox.sandboxedMs)}  → sandbox cost p50 ${fmt(sandbox.sandboxedMs.p50 - sandbox.unsandboxedMs.p50)} ms`
+      : "  executor, sandboxed           n/a (sandbox unavailable here)",
+  );
+
+  console.error("… git snapshot per iteration");
+  const snap = await measureSnapshotCost(30);
+  console.log("");
+  console.log(`git snapshot of one iteration, ${snap.files} files with ${snap.changed} changed (ms; target p50 < 150)`);
+  console.log(`  ${ms(snap)}`);
 }
 
-const targets: Record<string, string> = {
-  "overhead p99 (ms)": "< 5 (sqlite)",
-  "iterations/s, 200 loops": ">= 1000 (sqlite)",
-  "iterations/s, 2 workers, 200 loops": ">= 500 (postgresql)",
-  "event latency p95 (ms)": "< 250",
-  "runtime RSS, 100 live loops (MB)": "< 250",
-  "runtime RSS, 1000 live loops (MB)": "< 600",
-  "loops.byId, 20,000 iterations, p95 (ms)": "< 100",
-  "loops.byId, 20,000 iterations, payload (KB)": "< 200",
-  "loops.list, 10,000 loops, p95 (ms)": "< 100",
-  "loops.list, 10,000 loops, status filter + cost sort, p95 (ms)": "< 100",
-};
-for (const [figure, byKind] of Object.entries(results))
-  rows.push([figure, byKind.sqlite ?? "", byKind.postgresql ?? "", targets[figure] ?? ""]);
-const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
-
-console.error("… per-iteration breakdown, command agent (SQLite)");
-printGap.breakdown(await withDatabase("sqlite", (db) => measureBreakdown(db, root, 300)));
-console.error("… end-to-end gap through next start");
-printGap.endToEnd(await measureEndToEndGap(root, { iterations: 1000 }));
-
-console.error("… command agent: cost of the sandbox per iteration");
-const sandbox = await measureSandboxCost(40);
-const ms = (m: { p50: number; p95: number }) => `p50 ${fmt(m.p50)} / p95 ${fmt(m.p95)}`;
-console.log("");
-console.log("command agent, one instant iteration (ms)");
-console.log(`  bare spawn of the script      ${ms(sandbox.bareMs)}`);
-console.log(
-  `  executor, sandbox off         ${ms(sandbox.unsandboxedMs)}  → executor overhead p50 ${fmt(sandbox.unsandboxedMs.p50 - sandbox.bareMs.p50)} ms (target < 5)`,
-);
-console.log(
-  sandbox.available
-    ? `  executor, sandboxed           ${ms(sandbox.sandboxedMs)}  → sandbox cost p50 ${fmt(sandbox.sandboxedMs.p50 - sandbox.unsandboxedMs.p50)} ms`
-    : "  executor, sandboxed           n/a (sandbox unavailable here)",
-);
-
-console.error("… git snapshot per iteration");
-const snap = await measureSnapshotCost(30);
-console.log("");
-console.log(`git snapshot of one iteration, ${snap.files} files with ${snap.changed} changed (ms; target p50 < 150)`);
-console.log(`  ${ms(snap)}`);
-
-console.error("… loop page idle main-thread time (Chromium)");
-const ui = await measureUiIdle(root).catch((error: unknown) => {
-  console.error(`  loop page idle: ${String(error)}`);
-  return null;
-});
-console.log("");
-console.log("loop page, main-thread task time over 10 s idle (ms)");
-if (!ui) console.log("  n/a: run `npm run build` first (the bench serves the built app)");
-else {
-  console.log(`  finished loop                 ${fmt(ui.finishedMs, 0)}  (target < 60)`);
-  console.log(`  running loop                  ${fmt(ui.runningMs, 0)}  (target < 300)`);
-}
+if (!uiOnly) await runtimeFigures();
+await printUiFigures(root, uiPort);
 process.exit(0);

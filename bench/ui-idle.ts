@@ -1,105 +1,28 @@
 // The loop page at rest: main-thread time over 10 s of doing nothing, for a
-// finished loop and a running one, in Chromium against the built app on a
-// scratch SQLite database. Needs `npm run build` first.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type APIRequestContext } from "@playwright/test";
+// finished loop and a running one (CDP Performance.TaskDuration). Each figure
+// is the median of `runs` windows, so one hiccup of the shared machine does
+// not decide it.
+import type { BenchApp } from "./ui-app";
 import { idleTaskMs } from "../e2e/support/idle-cpu";
 
-const ADMIN = { email: "bench@ralph.test", password: "bench-admin-password-1234" };
-
-async function call(api: APIRequestContext, base: string, path: string, input: unknown, query = false) {
-  const payload = JSON.stringify({ json: input });
-  const headers = { origin: base, "content-type": "application/json" };
-  const res = query
-    ? await api.get(`${base}/api/trpc/${path}?input=${encodeURIComponent(payload)}`, { headers })
-    : await api.post(`${base}/api/trpc/${path}`, { data: payload, headers });
-  const body = (await res.json()) as { result?: { data?: { json?: unknown } }; error?: unknown };
-  if (!res.ok()) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
-  return body.result?.data?.json as Record<string, unknown>;
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 export interface UiIdleFigures {
-  finishedMs: number;
-  runningMs: number;
+  finishedMs: number[];
+  runningMs: number[];
 }
 
-/** Null when the app is not built. */
-export async function measureUiIdle(root: string, port = 3290, idleMs = 10_000): Promise<UiIdleFigures | null> {
-  if (!existsSync(join(root, ".next", "BUILD_ID"))) return null;
-  const dataDir = mkdtempSync(join(tmpdir(), "ralph-bench-ui-"));
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(
-    process.execPath,
-    [join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: root,
-      stdio: "ignore",
-      env: {
-        // eslint-disable-next-line no-restricted-syntax -- a child server inherits PATH and the like, as in playwright.config.ts
-        ...process.env,
-        NEXT_TELEMETRY_DISABLED: "1",
-        DATABASE_URL: `file:${join(dataDir, "bench.db")}`,
-        RALPH_DATA_DIR: dataDir,
-        RALPH_WORKSPACE_ROOTS: tmpdir(),
-        RALPH_ADMIN_EMAIL: ADMIN.email,
-        RALPH_ADMIN_PASSWORD: ADMIN.password,
-      },
-    },
-  );
-  const exited = new Promise((r) => server.once("exit", r));
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
+export async function measureUiIdle(app: BenchApp, runs = 3, idleMs = 10_000): Promise<UiIdleFigures> {
+  const page = await app.context.newPage();
+  const idleOn = async (id: string) => {
+    await page.goto(`${app.base}/loops/${id}`);
+    await page.getByTestId("score-chart").waitFor();
+    await page.waitForTimeout(2000);
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) samples.push(await idleTaskMs(page, idleMs));
+    return samples;
+  };
   try {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const api = context.request;
-    await until(async () => (await api.get(`${base}/api/health`)).ok(), 60_000, "the app to start");
-    await call(api, base, "auth.signIn", ADMIN);
-    const demo = (finished: boolean) =>
-      call(api, base, "loops.create", {
-        goal: finished ? "Bench: a finished loop" : "Bench: a running loop",
-        agent: finished
-          ? { kind: "demo", failureRate: 0, earlyClaimRate: 0, stepsToComplete: 8 }
-          : { kind: "demo", failureRate: 0, earlyClaimRate: 0, delayMs: 2000, stepsToComplete: 50 },
-        loop: { stop: { maxIterations: finished ? 12 : 300, noProgressIterations: 0 } },
-      }).then((d) => String(d.id));
-    const finishedId = await demo(true);
-    await until(
-      async () => {
-        const d = await call(api, base, "loops.byId", { id: finishedId }, true);
-        return (d.loop as { isTerminal: boolean }).isTerminal;
-      },
-      60_000,
-      "the finished loop",
-    );
-    const runningId = await demo(false);
-    const page = await context.newPage();
-    const idleOn = async (id: string) => {
-      await page.goto(`${base}/loops/${id}`);
-      await page.getByTestId("score-chart").waitFor();
-      await page.waitForTimeout(2000);
-      return idleTaskMs(page, idleMs);
-    };
-    const finishedMs = await idleOn(finishedId);
-    const runningMs = await idleOn(runningId);
-    await call(api, base, "loops.controls.terminate", { id: runningId, reason: "bench over" }).catch(() => undefined);
-    return { finishedMs, runningMs };
+    return { finishedMs: await idleOn(app.finishedId), runningMs: await idleOn(app.runningId) };
   } finally {
-    await browser.close();
-    server.kill("SIGTERM");
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await page.close();
   }
 }

@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { formatDuration } from "@/components/loops/format";
-import { useNow } from "@/components/shared/use-now";
+import { useNowText } from "@/components/shared/use-now";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { LiveView } from "./live-fold";
 
@@ -35,8 +35,26 @@ export function LiveIterationPanel({ loopId, inFlight }: { loopId: string; inFli
   return <LiveIterationCard view={live.data} />;
 }
 
+/** The clock texts on their own, so the card (and its output) does not re-render every second. */
+function LiveClock({ view }: { view: Pick<LiveView, "startedAt" | "outputAt" | "heartbeatAt"> }) {
+  const { startedAt, outputAt, heartbeatAt } = view;
+  const elapsed = useNowText((now) => `running · ${formatDuration(now.getTime() - startedAt)}`);
+  const heard = useNowText(
+    (now) => `last output ${ago(outputAt, now.getTime())} · heartbeat ${ago(heartbeatAt, now.getTime())}`,
+  );
+  return (
+    <>
+      <span className="text-slate-600 dark:text-slate-300" data-testid="live-elapsed">
+        {elapsed}
+      </span>
+      <span className="text-slate-600 dark:text-slate-300" data-testid="live-heartbeat">
+        {heard}
+      </span>
+    </>
+  );
+}
+
 function LiveIterationCard({ view }: { view: LiveView }) {
-  const now = useNow().getTime();
   const [follow, setFollow] = useState(true);
   const tail = useRef<HTMLPreElement>(null);
   useEffect(() => {
@@ -55,12 +73,7 @@ function LiveIterationCard({ view }: { view: LiveView }) {
           {PHASES[view.phase] ?? view.phase}
         </Badge>
         <Badge tone={HEALTH_TONE[view.health] ?? "neutral"}>{view.health}</Badge>
-        <span className="text-slate-600 dark:text-slate-300" data-testid="live-elapsed">
-          running · {formatDuration(now - view.startedAt)}
-        </span>
-        <span className="text-slate-600 dark:text-slate-300" data-testid="live-heartbeat">
-          last output {ago(view.outputAt, now)} · heartbeat {ago(view.heartbeatAt, now)}
-        </span>
+        <LiveClock view={view} />
       </div>
       {view.interventions.length > 0 && (
         <ul className="mt-2 space-y-1" data-testid="live-interventions">

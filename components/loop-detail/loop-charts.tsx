@@ -16,7 +16,7 @@ import { ScoreSpendChart } from "./charts/score-spend-chart";
 import { iterationWindow } from "@/lib/charts/chart-window";
 import { useThrottled } from "@/components/shared/use-throttled";
 
-const REDRAW_MS = 3000;
+const REDRAW_MS = 5000;
 
 export const LoopCharts = memo(function LoopCharts({
   series: liveSeries,

@@ -3,13 +3,12 @@
 // approvals and the audit log. It listens to this loop's events only and
 // refreshes fast (the loop itself within ~100 ms of an event).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { handoffTriggers } from "@/lib/charts/score-chart";
 import { useTRPC } from "@/lib/trpc/client";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { LoopStatusAnnouncer } from "@/components/loops/status-announcer";
 import { useLiveEvents, type LiveEvent } from "@/components/live/use-live-events";
-import type { AuditEvent } from "@/components/shared/api-types";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -17,7 +16,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { Tabs } from "@/components/ui/tabs";
 import { AlertMutesPanel } from "./alert-mutes-panel";
 import { ApprovalsPanel } from "./approvals-panel";
-import { AuditLog } from "./audit-log";
+import { LiveAuditLog, useLiveAuditBuffer } from "./live-audit";
 import { LoopCharts } from "./loop-charts";
 import { ControlBar } from "./control-bar";
 import { ControlDialog, DIALOGS } from "./control-dialog";
@@ -38,14 +37,30 @@ import { useShortcutsEnabled } from "@/components/shared/shortcut-setting";
 import { useControls } from "./use-controls";
 
 const ITERATION_EVENTS = new Set(["iteration_finished", "halted", "checkpoint_created"]);
+/**
+ * Steps inside an iteration that change nothing the loop's own query shows
+ * (its iteration_finished follows with the outcome). Refetching the loop on
+ * each of them re-rendered the page several times an iteration.
+ */
+const NOT_IN_LOOP = new Set(["agent_progress", "phase_started", "scored", "validated", "verified", "reflected"]);
+const changesLoop = (e: LiveEvent) => notLiveRow(e) && !NOT_IN_LOOP.has(e.type);
+// Memoised: a refetch of the loop that did not touch its iterations redraws none of them.
+const Timeline = memo(IterationTimeline);
+const LivePanel = memo(LiveIterationPanel);
 type DialogName = ControlName | "help" | "confirm";
+
+/** The same map object while its entries are the same, so the timeline is not redrawn for an equal one. */
+function useSameMap<K, V>(map: Map<K, V>): Map<K, V> {
+  const key = JSON.stringify([...map]);
+  return useMemo(() => new Map(JSON.parse(key) as [K, V][]), [key]);
+}
 
 export function LoopDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.loops.byId.queryOptions({ id }));
   const me = useQuery(trpc.auth.me.queryOptions());
   const canOperate = me.data?.permissions.operateLoops ?? false;
-  const [live, setLive] = useState<AuditEvent[]>([]);
+  const liveAudit = useLiveAuditBuffer();
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const [tab, setTab] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<(typeof SHORTCUTS)[number] | null>(null);
@@ -55,7 +70,7 @@ export function LoopDetailView({ id }: { id: string }) {
   const onEvent = useCallback(
     (e: LiveEvent) => {
       if (applyLiveIterationEvent(queryClient, trpc.loops.live.queryKey({ id }), e)) return;
-      setLive((l) => [...l.slice(-99), e as AuditEvent]);
+      liveAudit.push(e as Parameters<typeof liveAudit.push>[0]);
       // A state change shows in the same frame; the refetch that follows fills in the rest.
       const { to, iteration } = (e.payload as { to?: unknown; iteration?: unknown } | null) ?? {};
       if (e.type === "status_changed" && typeof to === "string") {
@@ -76,13 +91,13 @@ export function LoopDetailView({ id }: { id: string }) {
         );
       }
     },
-    [queryClient, trpc, id],
+    [queryClient, trpc, id, liveAudit],
   );
   const stream = useLiveEvents({
     loopId: id,
     onEvent,
     refresh: [
-      { filters: [trpc.loops.byId.queryFilter({ id })], delayMs: 100, when: notLiveRow },
+      { filters: [trpc.loops.byId.queryFilter({ id })], delayMs: 100, when: changesLoop },
       { filters: [trpc.loops.iterations.pathFilter()], delayMs: 150, when: (e) => ITERATION_EVENTS.has(e.type) },
       { filters: [trpc.events.list.pathFilter()], delayMs: 1500, when: notLiveRow },
       // Only on (re)connect: rows printed while the stream was down are re-read.
@@ -91,14 +106,18 @@ export function LoopDetailView({ id }: { id: string }) {
   });
 
   const data = detail.data;
-  const handoffs = useMemo(() => handoffTriggers(data?.series ?? [], data?.markers ?? []), [data]);
+  const series = data?.series;
+  const markers = data?.markers;
+  const handoffs = useSameMap(useMemo(() => handoffTriggers(series ?? [], markers ?? []), [series, markers]));
   const pendingIds = data?.pendingControls.map((c) => c.id) ?? [];
   const controls = useControls(id, pendingIds);
   // The server decides what is allowed (state and role); until it answered, nothing is.
+  // On `availability` alone (kept identical across refetches), so the controls redraw only when it changes.
+  const allowed = data?.availability;
   const availability = useCallback(
     (control: ControlName) =>
-      data ? availabilityOf(data, control) : { allowed: false, reason: "the loop is loading" },
-    [data],
+      allowed ? availabilityOf({ availability: allowed }, control) : { allowed: false, reason: "the loop is loading" },
+    [allowed],
   );
 
   const trigger = useCallback(
@@ -209,8 +228,8 @@ export function LoopDetailView({ id }: { id: string }) {
             label: `Iterations (${d.series.length})`,
             content: (
               <>
-                <LiveIterationPanel loopId={id} inFlight={d.loop.status === "running"} />
-                <IterationTimeline loopId={id} handoffs={handoffs} />
+                <LivePanel loopId={id} inFlight={d.loop.status === "running"} />
+                <Timeline loopId={id} handoffs={handoffs} />
               </>
             ),
           },
@@ -219,7 +238,7 @@ export function LoopDetailView({ id }: { id: string }) {
             label: gatePending ? "Approvals (1 pending)" : "Approvals",
             content: <ApprovalsPanel detail={d} onControl={trigger} canDecide={d.availability.approve.allowed} />,
           },
-          { id: "audit", label: "Audit log", content: <AuditLog loopId={id} live={live} /> },
+          { id: "audit", label: "Audit log", content: <LiveAuditLog loopId={id} buffer={liveAudit} /> },
           { id: "alerts", label: "Alerts", content: <AlertMutesPanel loopId={id} canChange={canOperate} /> },
         ]}
       />

@@ -30,6 +30,8 @@ const MIN_LONG_MS = 60_000;
 const NO_HISTORY_LONG_MS = 60 * 60_000;
 
 const WORKING = ["running", "queued", "interrupting", "initializing"];
+/** Only a loop that should be working can raise an alarm as time passes (the list ticks only for those). */
+export const alarmsMoveWithTime = (status: string) => WORKING.includes(status);
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;

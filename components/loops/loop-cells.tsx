@@ -1,12 +1,18 @@
+"use client";
 // Cells shared by the loops table (desktop) and the loop cards (phones).
+// Whatever depends on the time is a small leaf of its own that re-renders
+// when its text changes; the list around it does not tick.
 import Link from "next/link";
 import { runningBest } from "@/lib/charts/svg-geometry";
 import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { Sparkline } from "@/components/ui/sparkline";
 import type { LoopSummary } from "@/components/shared/api-types";
+import { NowText } from "@/components/shared/now-text";
+import { useNowText } from "@/components/shared/use-now";
 import {
   budgetShare,
+  formatRelative,
   formatScore,
   formatUsd,
   healthTone,
@@ -14,7 +20,7 @@ import {
   statusDisplay,
   stopTypeLabel,
 } from "./format";
-import type { Alarm } from "./loop-alarms";
+import { alarmsMoveWithTime, allAlarms, type Alarm } from "./loop-alarms";
 import { RunningLine } from "./running-line";
 
 export function GoalCell({ loop }: { loop: LoopSummary }) {
@@ -32,11 +38,10 @@ export function GoalCell({ loop }: { loop: LoopSummary }) {
   );
 }
 
-export function StatusCell({ loop, now }: { loop: LoopSummary; now?: Date }) {
+export function StatusCell({ loop }: { loop: LoopSummary }) {
   const status = statusDisplay(loop.displayStatus);
   const stop = stopTypeLabel(loop.stopType);
-  const resumes =
-    loop.displayStatus === "waiting_for_limit" && now ? limitResumeText(loop.nextRunAt, now.getTime()) : null;
+  const resumes = loop.displayStatus === "waiting_for_limit";
   return (
     <div className="flex flex-col items-start gap-1">
       <Badge tone={status.tone} dot={loop.displayStatus === "running"}>
@@ -45,7 +50,7 @@ export function StatusCell({ loop, now }: { loop: LoopSummary; now?: Date }) {
       <RunningLine loop={loop} />
       {resumes && (
         <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="limit-resumes">
-          {resumes}
+          <NowText>{(now) => limitResumeText(loop.nextRunAt, now.getTime())}</NowText>
         </span>
       )}
       {stop && loop.stopType !== "none" && (
@@ -86,6 +91,25 @@ export function CostCell({ loop }: { loop: LoopSummary }) {
 
 export function HealthBadge({ health }: { health: string }) {
   return <Badge tone={healthTone(health)}>{health}</Badge>;
+}
+
+/** "3 min ago", re-rendered only when the text changes. */
+export function RelativeTime({ at }: { at: Date | string | number }) {
+  const from = new Date(at);
+  const text = useNowText((now) => formatRelative(from, now));
+  return <time dateTime={from.toISOString()}>{text}</time>;
+}
+
+/** A loop's alarms: the server's, plus the ones time raises for a loop that should be working. */
+export function LoopAlarms({ loop }: { loop: LoopSummary }) {
+  if (!alarmsMoveWithTime(loop.status)) return <AlarmBadges alarms={loop.alarms ?? []} />;
+  return <TimedAlarms loop={loop} />;
+}
+
+function TimedAlarms({ loop }: { loop: LoopSummary }) {
+  // As text, so the badges re-render only when an alarm (or its wording) changes.
+  const json = useNowText((now) => JSON.stringify(allAlarms(loop, now)));
+  return <AlarmBadges alarms={JSON.parse(json) as Alarm[]} />;
 }
 
 export function AlarmBadges({ alarms }: { alarms: Alarm[] }) {

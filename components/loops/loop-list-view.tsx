@@ -10,7 +10,7 @@ import { applyLiveRowToLists, notLiveRow } from "./live-list";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { ListStatusAnnouncer } from "@/components/loops/status-announcer";
 import { useLiveEvents } from "@/components/live/use-live-events";
-import { useNow } from "@/components/shared/use-now";
+import { ServerTime } from "@/components/shared/use-now";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button, ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -29,7 +29,8 @@ export function LoopListView() {
   const search = useSearchParams();
   const params = useMemo(() => parseListParams(new URLSearchParams(search.toString())), [search]);
   const list = useQuery({ ...trpc.loops.list.queryOptions(toListInput(params)), placeholderData: keepPreviousData });
-  const now = useNow(list.dataUpdatedAt);
+  // What the server rendered the time cells with; fixed, so a refetch does not re-render every one of them.
+  const [renderedAt] = useState(list.dataUpdatedAt);
   // The browser's midnight, so "spent today" is the operator's day; fixed for the page's life.
   const [dayStartMs] = useState(() => new Date().setHours(0, 0, 0, 0));
   const summary = useQuery(trpc.loops.summary.queryOptions({ dayStartMs }));
@@ -97,9 +98,10 @@ export function LoopListView() {
   } else {
     const { items, nextCursor, total } = list.data;
     body = (
-      <>
-        <LoopTable items={items} now={now} />
-        <LoopCards items={items} now={now} />
+      // The time cells render with the list's fetch time until hydrated, as the server did.
+      <ServerTime value={renderedAt}>
+        <LoopTable items={items} />
+        <LoopCards items={items} />
         <nav
           aria-label="Pages"
           className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400"
@@ -131,7 +133,7 @@ export function LoopListView() {
             )}
           </div>
         </nav>
-      </>
+      </ServerTime>
     );
   }
 

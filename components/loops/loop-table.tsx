@@ -1,13 +1,12 @@
 "use client";
 // The loops table (md and wider); phones get LoopCards with the same cells.
+// Neither takes the time: the cells that show it tick on their own.
 import type { LoopSummary } from "@/components/shared/api-types";
 import { Table, Td, Th } from "@/components/ui/table";
-import { AlarmBadges, CostCell, GoalCell, HealthBadge, ScoreCell, StatusCell } from "./loop-cells";
-import { formatRelative } from "./format";
-import { allAlarms } from "./loop-alarms";
+import { CostCell, GoalCell, HealthBadge, LoopAlarms, RelativeTime, ScoreCell, StatusCell } from "./loop-cells";
 import { SandboxOffBadge } from "./sandbox-badge";
 
-export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
+export function LoopTable({ items }: { items: LoopSummary[] }) {
   return (
     <Table label="Loops" className="hidden md:block">
       <thead className="border-b border-slate-200 dark:border-slate-800">
@@ -24,16 +23,16 @@ export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
       </thead>
       <tbody>
         {items.map((loop) => {
-          const alarms = allAlarms(loop, now);
           return (
             <tr
               key={loop.id}
               data-testid="loop-row"
-              className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${alarms.length ? "bg-rose-50/60 dark:bg-rose-950/30" : ""}`}
+              // A row with an alarm badge in it is tinted (the badges know when time raises one).
+              className="border-b border-slate-100 last:border-0 has-[[role=alert]]:bg-rose-50/60 dark:border-slate-800 dark:has-[[role=alert]]:bg-rose-950/30"
             >
               <Td className="max-w-xs">
                 <GoalCell loop={loop} />
-                <AlarmBadges alarms={alarms} />
+                <LoopAlarms loop={loop} />
               </Td>
               <Td>
                 <span className="flex flex-col items-start gap-1">
@@ -42,7 +41,7 @@ export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
                 </span>
               </Td>
               <Td>
-                <StatusCell loop={loop} now={now} />
+                <StatusCell loop={loop} />
               </Td>
               <Td className="tabular-nums">
                 {loop.iteration} / {loop.maxIterations}
@@ -57,9 +56,7 @@ export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
                 <HealthBadge health={loop.health} />
               </Td>
               <Td className="whitespace-nowrap text-slate-600 dark:text-slate-400">
-                <time dateTime={new Date(loop.lastActivityAt).toISOString()}>
-                  {formatRelative(new Date(loop.lastActivityAt), now)}
-                </time>
+                <RelativeTime at={loop.lastActivityAt} />
               </Td>
             </tr>
           );
@@ -69,7 +66,7 @@ export function LoopTable({ items, now }: { items: LoopSummary[]; now: Date }) {
   );
 }
 
-export function LoopCards({ items, now }: { items: LoopSummary[]; now: Date }) {
+export function LoopCards({ items }: { items: LoopSummary[] }) {
   return (
     <ul className="space-y-3 md:hidden" aria-label="Loops">
       {items.map((loop) => (
@@ -80,9 +77,9 @@ export function LoopCards({ items, now }: { items: LoopSummary[]; now: Date }) {
         >
           <div className="flex items-start justify-between gap-3">
             <GoalCell loop={loop} />
-            <StatusCell loop={loop} now={now} />
+            <StatusCell loop={loop} />
           </div>
-          <AlarmBadges alarms={allAlarms(loop, now)} />
+          <LoopAlarms loop={loop} />
           <SandboxOffBadge parts={loop.unsandboxed} />
           <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
             <div>
@@ -111,7 +108,7 @@ export function LoopCards({ items, now }: { items: LoopSummary[]; now: Date }) {
               <dd className="flex flex-wrap items-center gap-1">
                 <HealthBadge health={loop.health} />
                 <span className="text-xs text-slate-600 dark:text-slate-400">
-                  {formatRelative(new Date(loop.lastActivityAt), now)}
+                  <RelativeTime at={loop.lastActivityAt} />
                 </span>
               </dd>
             </div>

@@ -1,9 +1,8 @@
 "use client";
 // A text that depends on the current time ("3 min ago", an elapsed time).
-// Only this small component re-renders on the once-a-second tick, never the
-// page around it (a page-wide tick re-rendered every chart each second).
-import type { ReactNode } from "react";
-import { useNow } from "./use-now";
+// Only this small component re-renders, and only when its text changes: a
+// page-wide tick re-rendered every chart each second.
+import { useNowText } from "./use-now";
 
 export function NowText({
   serverNow,
@@ -11,8 +10,7 @@ export function NowText({
 }: {
   /** The time the server rendered with, so hydration matches (see useNow). */
   serverNow?: number | Date | null;
-  children: (now: Date) => ReactNode;
+  children: (now: Date) => string | null;
 }) {
-  const now = useNow(serverNow);
-  return <>{children(now)}</>;
+  return <>{useNowText(children, serverNow)}</>;
 }

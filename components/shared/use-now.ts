@@ -3,7 +3,17 @@
 // a second through one shared timer. During hydration it returns the time the
 // server rendered with (`serverTime`, e.g. a query's dataUpdatedAt), so the
 // server's and the browser's first render agree; the next tick moves on.
-import { useMemo, useSyncExternalStore } from "react";
+//
+// useNowText is the cheap form: the component re-renders only when the text
+// changes ("3 min ago" once a minute), not on every tick; a page left open
+// for hours then does next to nothing while it idles.
+import { createContext, useContext, useMemo, useSyncExternalStore } from "react";
+
+/**
+ * The time the server rendered with, for leaves deep in a server-rendered
+ * list that are not handed one (`<ServerTime value={query.dataUpdatedAt}>`).
+ */
+export const ServerTime = createContext<number>(0);
 
 let current = Date.now();
 const listeners = new Set<() => void>();
@@ -33,8 +43,25 @@ function snapshot() {
   return current;
 }
 
+const millis = (t: number | Date | null | undefined) => (t == null ? 0 : typeof t === "number" ? t : t.getTime());
+
 export function useNow(serverTime?: number | Date | null): Date {
-  const server = serverTime == null ? 0 : typeof serverTime === "number" ? serverTime : serverTime.getTime();
+  const fallback = useContext(ServerTime);
+  const server = serverTime == null ? fallback : millis(serverTime);
   const t = useSyncExternalStore(subscribe, snapshot, () => server);
   return useMemo(() => new Date(t), [t]);
+}
+
+/**
+ * A text computed from the current time; the caller re-renders only when the
+ * text itself changes. `format` must be pure (it runs on every tick).
+ */
+export function useNowText<T extends string | null>(format: (now: Date) => T, serverTime?: number | Date | null): T {
+  const fallback = useContext(ServerTime);
+  const server = serverTime == null ? fallback : millis(serverTime);
+  return useSyncExternalStore(
+    subscribe,
+    () => format(new Date(snapshot())),
+    () => format(new Date(server)),
+  );
 }

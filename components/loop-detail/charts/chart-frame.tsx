@@ -6,6 +6,7 @@
 import { useState, type ReactNode } from "react";
 import type { ChartTableData } from "./chart-summaries";
 import { ChartTable } from "./chart-table";
+import { WhenVisible } from "@/components/shared/when-visible";
 
 export function ChartFrame({
   title,
@@ -69,7 +70,7 @@ export function ChartFrame({
         <ChartTable title={title} table={table} className={height === "h-60" ? "h-60" : "max-h-60"} />
       ) : (
         <div role="img" aria-label={label} className={`${height} w-full`}>
-          {children}
+          <WhenVisible>{children}</WhenVisible>
         </div>
       )}
       {footer}

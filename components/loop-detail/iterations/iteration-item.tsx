@@ -1,6 +1,6 @@
 "use client";
 // One iteration in the timeline: a one-line summary that expands to its details.
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import type { IterationRow } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
 import { formatDuration, formatScore, formatTokens, formatUsd } from "@/components/loops/format";
@@ -13,7 +13,8 @@ import { TestEvidenceBadge } from "./test-evidence-panel";
 import { WorkspaceBadges } from "./workspace-summary";
 
 /** `handoff`: the trigger when the next iteration started from a fresh context. */
-export function IterationItem({
+// Memoised: rows keep their identity across refetches (lib/trpc/share-equal), so a new iteration draws one row, not the page.
+export const IterationItem = memo(function IterationItem({
   it,
   handoff,
   defaultOpen = false,
@@ -108,4 +109,4 @@ export function IterationItem({
       </div>
     </li>
   );
-}
+});

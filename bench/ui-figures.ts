@@ -1,0 +1,73 @@
+// The browser figures of `npm run bench`: the loop page's idle main-thread
+// time, the list's layout shift on a phone, and Lighthouse performance of the
+// loop page, each printed with its target and whether it is met.
+import { withBenchApp } from "./ui-app";
+import { measureUiIdle } from "./ui-idle";
+import { measureListCls } from "./list-cls";
+import { measureLighthouse, type LighthouseScore } from "./lighthouse-bench";
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+function line(label: string, value: number, digits: number, target: string, met: boolean, detail = "") {
+  const shown = Number.isFinite(value) ? value.toFixed(digits) : "n/a";
+  console.log(
+    `  ${label.padEnd(34)}${shown.padStart(7)}  target ${target.padEnd(7)} ${Number.isFinite(value) ? (met ? "met" : "NOT MET") : ""}${detail ? `  ${detail}` : ""}`,
+  );
+}
+
+async function lighthouseOr(run: () => Promise<LighthouseScore>): Promise<LighthouseScore | string> {
+  return run().catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+export async function printUiFigures(root: string, port = 3290) {
+  console.error("… browser figures (built app, Chromium)");
+  const figures = await withBenchApp(root, port, async (app) => {
+    console.error("… loop page idle main-thread time");
+    const idle = await measureUiIdle(app);
+    console.error("… list layout shift at 390 px");
+    const cls = await measureListCls(app);
+    const lh: Record<string, LighthouseScore | string> = {};
+    for (const [name, id] of [
+      ["finished", app.finishedId],
+      ["running", app.runningId],
+    ] as const)
+      for (const form of ["desktop", "mobile"] as const) {
+        console.error(`… Lighthouse, ${name} loop, ${form}`);
+        lh[`${name}, ${form}`] = await lighthouseOr(() => measureLighthouse(app, `/loops/${id}`, form));
+      }
+    return { idle, cls, lh };
+  }).catch((error: unknown) => {
+    console.error(`  browser figures: ${String(error)}`);
+    return undefined;
+  });
+
+  console.log("");
+  console.log("browser figures (medians; samples in brackets)");
+  if (figures === null) return console.log("  n/a: run `npm run build` first (the bench serves the built app)");
+  if (!figures) return console.log("  n/a: the browser bench failed (see above)");
+  const { idle, cls, lh } = figures;
+  const samples = (xs: number[], digits: number) => `[${xs.map((x) => x.toFixed(digits)).join(", ")}]`;
+  const fin = median(idle.finishedMs);
+  const run = median(idle.runningMs);
+  line("idle 10 s, finished loop (ms)", fin, 0, "< 60", fin < 60, samples(idle.finishedMs, 0));
+  line("idle 10 s, running loop (ms)", run, 0, "< 300", run < 300, samples(idle.runningMs, 0));
+  const c = median(cls);
+  line("list CLS, 390 px", c, 3, "< 0.1", c < 0.1, samples(cls, 3));
+  for (const [name, r] of Object.entries(lh)) {
+    const target = name.endsWith("desktop") ? 90 : 80;
+    if (typeof r === "string") console.log(`  Lighthouse perf, ${name.padEnd(17)}    n/a  ${r}`);
+    else
+      line(
+        `Lighthouse perf, ${name}`,
+        r.score,
+        0,
+        `>= ${target}`,
+        r.score >= target,
+        `TBT ${r.tbtMs.toFixed(0)} ms, LCP ${r.lcpMs.toFixed(0)} ms, CLS ${r.cls.toFixed(3)}`,
+      );
+  }
+}
