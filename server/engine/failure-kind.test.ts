@@ -19,7 +19,9 @@ describe("failure kinds", () => {
     [adapterError("agent_reported_error", { subtype: "error_during_execution" }), "agent_error"],
     [adapterError("agent_reported_error", { subtype: "error_max_turns" }), "max_turns"],
     [adapterError("rate_limited"), "rate_limit"],
+    [adapterError("usage_limit"), "usage_limit"],
     [adapterError("bad_reply"), "malformed"],
+    [adapterError("no_result"), "no_result"],
     [new Error("something else"), "error"],
   ])("%s -> %s", (error, kind) => {
     expect(errorFailureKind(error)).toBe(kind);

@@ -34,6 +34,7 @@ export * from "./ports";
 export * from "./preflight";
 export * from "./report";
 export * from "./retry";
+export * from "./retry-policy";
 export * from "./run-phase";
 export * from "./runner";
 export * from "./snapshot-versions";
