@@ -32,7 +32,7 @@ describe("failure kinds", () => {
     const d = iterationDiagnostics(null, error)!;
     expect(d).toMatchObject({ exitCode: null, signal: "SIGKILL" });
     expect(d.stderrTail).toHaveLength(2000);
-    const meta = { exitCode: 0, unparsedLines: 3, warnings: ["no usage"], costSource: "pricing", other: 1 };
+    const meta = { exitCode: 0, unparsedLines: 3, warnings: ["no usage"], costSource: "priced", other: 1 };
     expect(
       iterationDiagnostics(
         {
@@ -49,7 +49,7 @@ describe("failure kinds", () => {
       exitCode: 0,
       unparsedLines: 3,
       warnings: ["no usage"],
-      costSource: "pricing",
+      costSource: "priced",
     });
     expect(iterationDiagnostics(null, new Error("plain"))).toBeNull();
   });

@@ -11,8 +11,26 @@ export const FAILURE_KINDS: Record<string, { label: string; tone: BadgeTone; leg
   crash: { label: "crashed", tone: "bad", legend: "the agent exited non-zero, was killed or could not start" },
   agent_error: { label: "agent error", tone: "bad", legend: "the agent CLI reported an error in its result" },
   max_turns: { label: "turn limit", tone: "bad", legend: "the agent stopped at its turn limit" },
-  rate_limit: { label: "rate limited", tone: "warn", legend: "a rate or usage limit; retried with backoff" },
-  malformed: { label: "malformed reply", tone: "bad", legend: "the agent's reply could not be understood" },
+  rate_limit: {
+    label: "rate limited",
+    tone: "warn",
+    legend: "a transient rate limit (429, overloaded); the loop backs off and tries again",
+  },
+  usage_limit: {
+    label: "usage limit",
+    tone: "warn",
+    legend: "the plan's usage quota; the loop waits for its reset",
+  },
+  malformed: {
+    label: "malformed reply",
+    tone: "bad",
+    legend: "the agent's output was not its CLI's protocol; not retried",
+  },
+  no_result: {
+    label: "no result",
+    tone: "bad",
+    legend: "the agent exited 0 but its stream ended without a final result; retried",
+  },
   error: { label: "error", tone: "bad", legend: "the agent call failed" },
   interrupted: { label: "interrupted", tone: "warn", legend: "an operator kill, a cancel or a health stop" },
   invalid_output: { label: "invalid output", tone: "bad", legend: "the output failed its validators" },
