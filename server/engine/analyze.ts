@@ -93,7 +93,12 @@ export async function runScorers(
 export interface VerificationOutcome {
   status: "complete" | "incomplete" | "skipped" | "error";
   reason: string;
+  /** The verifier judged that the answer asks the operator this (model verifiers only). */
+  question?: string;
 }
+
+/** Characters of the answer's end sent to the verifier for its question judgement. */
+export const FINAL_MESSAGE_CHARS = 1500;
 
 export async function runVerification(args: {
   verifier: VerifierPort | undefined;
@@ -115,9 +120,15 @@ export async function runVerification(args: {
       answer: args.answer.slice(0, config.verification.answerMaxChars),
       iteration,
       previousResults: [...args.previous],
+      finalMessage: args.answer.trim().slice(-FINAL_MESSAGE_CHARS),
       signal: args.signal,
     });
-    return { status: verdict.complete === true ? "complete" : "incomplete", reason: String(verdict.reason ?? "") };
+    const question = typeof verdict.question === "string" ? verdict.question.trim().slice(0, 500) : "";
+    return {
+      status: verdict.complete === true ? "complete" : "incomplete",
+      reason: String(verdict.reason ?? ""),
+      ...(question !== "" ? { question } : {}),
+    };
   } catch (error) {
     return { status: "error", reason: `verifier error: ${errorMessage(error)}` };
   }

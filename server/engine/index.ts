@@ -32,6 +32,7 @@ export * from "./next-input";
 export * from "./phases";
 export * from "./ports";
 export * from "./preflight";
+export * from "./question";
 export * from "./report";
 export * from "./retry";
 export * from "./retry-policy";

@@ -162,6 +162,7 @@ export async function runIteration(
     evidence,
     output: result?.output ?? "",
     asked: result?.question,
+    judged: "question" in verification ? verification.question : undefined,
   });
   const last = {
     number,

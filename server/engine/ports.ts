@@ -199,12 +199,19 @@ export interface VerifyRequest {
   answer: string;
   iteration: number;
   previousResults: VerificationAttempt[];
+  /** The end of the answer (its last paragraphs), where an agent asks or says it is blocked. */
+  finalMessage?: string;
   signal: AbortSignal;
 }
 
 export interface VerificationVerdict {
   complete: boolean;
   reason: string;
+  /**
+   * A model verifier also judges whether the answer asks the operator a
+   * question or says it is blocked on them: the question, or absent.
+   */
+  question?: string | null;
 }
 
 export interface VerifierPort {
