@@ -21,6 +21,7 @@ import {
   stopTypeLabel,
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
+import { NO_EVIDENCE_LABEL } from "@/components/report/report-model";
 
 const WAITING_ON: Record<string, string> = {
   awaiting_approval: "waits for approval",
@@ -68,7 +69,7 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           <SandboxOffBadge parts={detail.unsandboxed} />
           {config?.completion.allowNoEvidence && (
             <span data-testid="no-evidence-badge">
-              <Badge tone="warn">can never complete; stops on limits</Badge>
+              <Badge tone="warn">{NO_EVIDENCE_LABEL}</Badge>
             </span>
           )}
         </div>

@@ -40,7 +40,16 @@ export interface ReportInput {
     "durationMs" | "successRate" | "success" | "failure" | "finalMeanScore" | "efficiency"
   > | null;
   series: IterationPoint[];
+  /** The loop runs with completion.allowNoEvidence: nothing can ever prove it done. */
+  noEvidence?: boolean;
 }
+
+/** How a loop without any evidence source is labelled wherever it is shown. */
+export const NO_EVIDENCE_LABEL = "can never complete; stops on limits";
+
+/** Whether a loop's config lets it run with no evidence source (shared report `config`). */
+export const runsWithoutEvidence = (config: { completion?: { allowNoEvidence?: boolean } } | null | undefined) =>
+  config?.completion?.allowNoEvidence === true;
 
 export interface FinalIteration {
   number: number;
@@ -63,6 +72,7 @@ export function summaryRows(r: ReportInput): [string, string][] {
       loop.stopType && loop.stopType !== "none" ? `${stopTypeLabel(loop.stopType)} (${loop.stopType})` : "—",
     ],
     ["Stop reason", loop.stopReason ?? "—"],
+    ...(r.noEvidence ? [["Completion", `${NO_EVIDENCE_LABEL} (no evidence source)`] as [string, string]] : []),
     ["Iterations", `${loop.iteration} of at most ${loop.maxIterations}`],
     ["Final score", formatScore(r.report?.finalMeanScore ?? loop.lastScore)],
     ["Best score", formatScore(loop.bestScore)],

@@ -77,7 +77,7 @@ export const completionConfigSchema = z
     allowNoEvidence: z
       .boolean()
       .default(false)
-      .describe("Run without any evidence source: the loop can never complete and stops on limits"),
+      .describe("Run with no evidence source: can never complete; stops on limits"),
     announce: z
       .boolean()
       .default(true)
@@ -147,7 +147,7 @@ export const breakerConfigSchema = z
 
 export const healthConfigSchema = z
   .object({
-    stuckAfter: nonNegative("Stuck after no heartbeat or progress (seconds, 0 = off)", 1800),
+    stuckAfter: nonNegative("Stuck after no heartbeat or progress (seconds, 0 = off)", 600),
     nudgeInterval: nonNegative("Time between nudges (seconds)", 600),
     nudgesBeforeEscalation: nonNegativeInt("Nudges before escalating", 3),
     escalationTimeout: nonNegative("Escalation timeout before terminating (seconds)", 900),

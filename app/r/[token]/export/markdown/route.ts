@@ -1,6 +1,6 @@
 // The shared report as Markdown, from the same model as the page.
 import type { IterationPoint } from "@/lib/charts/types";
-import { reportMarkdown } from "@/components/report/report-model";
+import { reportMarkdown, runsWithoutEvidence } from "@/components/report/report-model";
 import { exportSharedReport } from "../../load-report";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +11,12 @@ export async function GET(_request: Request, { params }: { params: Promise<{ tok
     contentType: "text/markdown; charset=utf-8",
     render: ({ report, final, generatedAt }) =>
       reportMarkdown(
-        { loop: report.loop, report: report.report, series: report.series as IterationPoint[] },
+        {
+          loop: report.loop,
+          report: report.report,
+          series: report.series as IterationPoint[],
+          noEvidence: runsWithoutEvidence(report.config),
+        },
         final,
         generatedAt,
       ),
