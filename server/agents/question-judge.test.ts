@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectQuestion, runLoop, type StepOutcome } from "../engine";
 import { realEngineDeps, tempRoot, testDeps } from "./fixtures/harness";
 import { startLlmServer, type LlmServer } from "./fixtures/llm-server";
-import { createAgent, createVerifier } from "./registry";
+import { createAgent, createScorers, createVerifier } from "./registry";
 
 const tmp = tempRoot("ralph-judge-");
 let server: LlmServer;
@@ -23,9 +23,15 @@ const BLOCKER = "the staging database credentials are missing from .env";
 const script = fileURLToPath(new URL("../../test/fixtures/blocked-agent.mjs", import.meta.url));
 const deps = () => testDeps(tmp.root, { "env:ANTHROPIC_API_KEY": "sk-judge-0123456789" });
 
-async function run(loopId: string, withVerifier: boolean) {
+async function run(loopId: string, withVerifier: boolean, judge = false) {
   const statuses: string[] = [];
   const agent = createAgent({ kind: "command", argv: [process.execPath, script], timeoutSeconds: 30 }, deps());
+  const scorers = judge
+    ? createScorers(
+        [{ kind: "llm-judge", provider: "anthropic", model: "claude-haiku-4-5", baseURL: server.baseURL, rubric: "Migrated" }],
+        deps(),
+      )
+    : [];
   const verifier = withVerifier
     ? createVerifier(
         { kind: "llm", provider: "anthropic", model: "claude-haiku-4-5", baseURL: server.baseURL },
@@ -37,13 +43,13 @@ async function run(loopId: string, withVerifier: boolean) {
     goal: "Run the staging migration",
     config: {
       // Two allowed, so the first iteration's outcome is not the iteration limit.
-      stop: { maxIterations: 2, noProgressIterations: 0 },
+      stop: { maxIterations: 2, noProgressIterations: 0, ...(judge ? { scoreThreshold: 0.9 } : {}) },
       retry: { maxAttempts: 1 },
       health: { checkInterval: 0 },
-      completion: withVerifier ? {} : { allowNoEvidence: true },
+      completion: withVerifier || judge ? {} : { allowNoEvidence: true },
       question: { policy: "ask" },
     },
-    ports: { agent, ...(verifier ? { verifier } : {}) },
+    ports: { agent, scorers, ...(verifier ? { verifier } : {}) },
     deps: realEngineDeps(),
     onStep: (o: StepOutcome) => {
       statuses.push(o.snapshot.status);
@@ -78,6 +84,16 @@ describe("asked-a-question detection with a model judge", () => {
     const { record, statuses } = await run("not-judged", true);
     expect(record).toMatchObject({ failureKind: "evidence_failed", question: null });
     expect(statuses[0]).not.toBe("needs_attention");
+  });
+
+  it("an LLM judge scorer's judgement counts too", async () => {
+    server.queue({
+      text: JSON.stringify({ score: 0.1, rationale: "Nothing was migrated.", asksOperator: `Provide ${BLOCKER}.` }),
+    });
+    const { record, statuses } = await run("judge-scorer", false, true);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("asksOperator");
+    expect(record).toMatchObject({ failureKind: "asked_question", question: `Provide ${BLOCKER}.` });
+    expect(statuses[0]).toBe("needs_attention");
   });
 
   it("without a verifier only the rules apply", async () => {

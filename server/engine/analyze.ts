@@ -21,9 +21,11 @@ export interface ScoringOutcome {
   reasons: Record<string, string>;
   /** Test evidence by scorer name, from the scorers that report it (command checks). */
   tests?: Record<string, TestEvidence>;
+  /** What a model judge (a scorer) judged the output asks the operator, if any. */
+  question?: string;
 }
 
-type ScoredOne = { score: number; reason: string; tests?: TestEvidence };
+type ScoredOne = { score: number; reason: string; tests?: TestEvidence; question?: string };
 
 export function clampScore(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
@@ -53,6 +55,9 @@ async function scoreOne(
         score: clampScore(r.score),
         reason: r.reason ?? "",
         ...(r.tests ? { tests: r.tests } : {}),
+        ...(typeof r.question === "string" && r.question.trim() !== ""
+          ? { question: r.question.trim().slice(0, 500) }
+          : {}),
       }),
       (error: unknown) => ({ score: 0, reason: `error: ${errorMessage(error)}` }),
     );
@@ -86,6 +91,7 @@ export async function runScorers(
     if (results[i]!.reason) outcome.reasons[scorer.name] = results[i]!.reason;
     const tests = results[i]!.tests;
     if (tests) outcome.tests = { ...outcome.tests, [scorer.name]: tests };
+    outcome.question ??= results[i]!.question;
   });
   return outcome;
 }

@@ -162,7 +162,7 @@ export async function runIteration(
     evidence,
     output: result?.output ?? "",
     asked: result?.question,
-    judged: "question" in verification ? verification.question : undefined,
+    judged: ("question" in verification ? verification.question : undefined) ?? analysis.scoring.question,
   });
   const last = {
     number,

@@ -160,6 +160,8 @@ export interface ScoreResult {
   reason?: string;
   /** Test evidence from a command check; stored on the iteration and fed to the next input. */
   tests?: TestEvidence;
+  /** A model judge's reading: the output asks the operator this, or says it is blocked on them. */
+  question?: string | null;
 }
 
 export interface ScorerPort {
