@@ -328,7 +328,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       };
       return {
         output,
-        claim: detectClaim(output, run.claim),
+        claim: detectClaim(output, run.claim, request.completionSignal),
         usage,
         costUsd,
         toolCalls: run.toolCalls,

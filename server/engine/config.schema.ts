@@ -81,7 +81,16 @@ export const completionConfigSchema = z
     announce: z
       .boolean()
       .default(true)
-      .describe("Tell the agent how to claim done (<promise>COMPLETE</promise>) and that the claim is checked"),
+      .describe("Tell the agent how to claim done (the signal below) and that the claim is checked"),
+    // The Ralph convention by default; a tag (<done>SHIPPED</done>) is read as
+    // a tag whatever its inner text, anything else as a literal phrase.
+    signal: z
+      .string()
+      .trim()
+      .min(3, "must be at least 3 characters")
+      .max(200, "must be at most 200 characters")
+      .default("<promise>COMPLETE</promise>")
+      .describe("What the agent prints to claim done"),
   })
   .describe("Completion evidence");
 

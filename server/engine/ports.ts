@@ -83,6 +83,8 @@ export interface AgentRunRequest {
   input: string;
   /** The handoff continuation prompt, when this iteration follows a handoff. */
   continuation?: string;
+  /** What the agent prints to claim done (completion.signal), for the adapter's claim parser. */
+  completionSignal?: string;
   signal: AbortSignal;
   onProgress(event: AgentProgressEvent): void;
 }

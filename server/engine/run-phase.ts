@@ -149,6 +149,7 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
                 failures.map((f) => f.message),
               ),
         ...(ctx.continuation !== null ? { continuation: ctx.continuation } : {}),
+        completionSignal: config.completion.signal,
         signal: attemptCtl.signal,
         onProgress: (event) => {
           state.health = healthOnProgress(state.health, event, deps.now());
