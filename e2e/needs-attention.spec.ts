@@ -35,6 +35,11 @@ test("a loop whose agent asks waits in needs attention; the answer from the UI r
   await expect(panel.getByTestId("agent-question")).toHaveText(QUESTION);
   await expect(page.getByTestId("failure-kind").first()).toHaveText("asked a question");
   await shot(page, "needs-attention");
+  // A legend explains every badge.
+  const legend = page.getByTestId("badge-legend");
+  await legend.getByText("What the badges mean").click();
+  await expect(legend).toContainText("the agent ended its turn asking the operator");
+  await expect(legend).toContainText("ran · evidence failed");
 
   await panel.getByLabel("Your answer").fill("Numbers only, please.");
   await panel.getByRole("button", { name: "Send answer" }).click();
