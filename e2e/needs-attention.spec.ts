@@ -35,6 +35,11 @@ test("a loop whose agent asks waits in needs attention; the answer from the UI r
   await expect(panel.getByTestId("agent-question")).toHaveText(QUESTION);
   await expect(page.getByTestId("failure-kind").first()).toHaveText("asked a question");
   await shot(page, "needs-attention");
+  // A legend explains every badge.
+  const legend = page.getByTestId("badge-legend");
+  await legend.getByText("What the badges mean").click();
+  await expect(legend).toContainText("the agent ended its turn asking the operator");
+  await expect(legend).toContainText("ran · evidence failed");
 
   await panel.getByLabel("Your answer").fill("Numbers only, please.");
   await panel.getByRole("button", { name: "Send answer" }).click();
@@ -46,4 +51,39 @@ test("a loop whose agent asks waits in needs attention; the answer from the UI r
   const input = second.getByLabel("Input of iteration 2");
   await expect(input).toContainText(`> ${QUESTION}`);
   await expect(input).toContainText("answered:\n> Numbers only, please.");
+  // The composed prompt shows where each of its sections starts.
+  await expect(second.getByTestId("prompt-section").filter({ hasText: "[Agent question]" })).toBeVisible();
+  await expect(second.getByTestId("prompt-section-list")).toContainText("Agent question");
+
+  // The shared report says it too.
+  const shared = await trpc(page.request, "share.create", { loopId: (created.data as { id: string }).id });
+  expect(shared.status, JSON.stringify(shared.error)).toBe(200);
+  await page.goto((shared.data as { path: string }).path);
+  await expect(page.getByTestId("no-evidence-badge")).toHaveText("can never complete; stops on limits");
+  await expect(page.getByTestId("report-summary")).toContainText("can never complete; stops on limits");
+});
+
+test("the New-loop form validates the prompt template and labels a loop with no evidence", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.goto("/loops/new");
+  await page.getByRole("tab", { name: "JSON" }).click();
+  const definition = (sections: string[]) =>
+    JSON.stringify({
+      goal: "Make ./test.sh pass",
+      agent: { kind: "demo" },
+      loop: { completion: { allowNoEvidence: true }, input: { sections } },
+    });
+  const editor = page.getByLabel("Loop definition (JSON)");
+  await editor.fill(definition(["Completion protocol", "Failing tests", "Weather report"]));
+  await expect(page.getByTestId("no-evidence-notice")).toContainText("can never complete; stops on limits");
+  await page.getByRole("checkbox", { name: "Start immediately" }).uncheck();
+  await page.getByRole("button", { name: "Save draft" }).click();
+  // An unknown section in the template is an error, not silently dropped.
+  const problems = page.getByRole("alert").filter({ hasText: "Please fix these" });
+  await expect(problems).toContainText("loop.input.sections");
+  await expect(page).toHaveURL(/\/loops\/new/);
+  await editor.fill(definition(["Completion protocol", "Failing tests"]));
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await page.waitForURL(/\/loops\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("no-evidence-badge")).toHaveText("can never complete; stops on limits");
 });

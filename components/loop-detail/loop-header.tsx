@@ -24,6 +24,7 @@ import {
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
 import { headerForecast } from "./header-forecast";
 import { AlarmBadges } from "@/components/loops/loop-cells";
+import { NO_EVIDENCE_LABEL } from "@/components/report/report-model";
 
 /** `displayStatus` may run ahead of the server: "interrupting…" shows from the click, not from the next refetch. */
 export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; displayStatus: string }) {
@@ -83,7 +84,7 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           <SandboxOffBadge parts={detail.unsandboxed} />
           {config?.completion.allowNoEvidence && (
             <span data-testid="no-evidence-badge">
-              <Badge tone="warn">can never complete; stops on limits</Badge>
+              <Badge tone="warn">{NO_EVIDENCE_LABEL}</Badge>
             </span>
           )}
         </div>

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { point } from "@/test/chart-fixtures";
-import { iterationLines, limitRows, reportMarkdown, successLine, summaryRows, type ReportInput } from "./report-model";
+import {
+  iterationLines,
+  limitRows,
+  reportMarkdown,
+  runsWithoutEvidence,
+  successLine,
+  summaryRows,
+  type ReportInput,
+} from "./report-model";
 
 const input: ReportInput = {
   loop: {
@@ -40,6 +48,20 @@ const input: ReportInput = {
     }),
   ],
 };
+
+describe("a loop with no evidence source", () => {
+  it("is labelled in the summary, the page and the Markdown export", () => {
+    expect(runsWithoutEvidence({ completion: { allowNoEvidence: true } })).toBe(true);
+    expect(runsWithoutEvidence({ completion: { allowNoEvidence: false } })).toBe(false);
+    expect(runsWithoutEvidence(null)).toBe(false);
+    const rows = Object.fromEntries(summaryRows({ ...input, noEvidence: true }));
+    expect(rows.Completion).toBe("can never complete; stops on limits (no evidence source)");
+    expect(Object.fromEntries(summaryRows(input)).Completion).toBeUndefined();
+    expect(reportMarkdown({ ...input, noEvidence: true }, null, new Date(0))).toContain(
+      "| Completion | can never complete; stops on limits \\(no evidence source\\) |",
+    );
+  });
+});
 
 describe("report model", () => {
   it("states the summary an operator asked for", () => {

@@ -44,6 +44,8 @@ export interface ReportInput {
   outcomes?: Record<string, number>;
   /** The limits in effect, each with the value the loop was created with. */
   limits?: ReportLimit[];
+  /** The loop runs with completion.allowNoEvidence: nothing can ever prove it done. */
+  noEvidence?: boolean;
 }
 
 export interface ReportLimit {
@@ -52,6 +54,13 @@ export interface ReportLimit {
   original: number;
   edited: boolean;
 }
+
+/** How a loop without any evidence source is labelled wherever it is shown. */
+export const NO_EVIDENCE_LABEL = "can never complete; stops on limits";
+
+/** Whether a loop's config lets it run with no evidence source (shared report `config`). */
+export const runsWithoutEvidence = (config: { completion?: { allowNoEvidence?: boolean } } | null | undefined) =>
+  config?.completion?.allowNoEvidence === true;
 
 export interface FinalIteration {
   number: number;
@@ -74,6 +83,7 @@ export function summaryRows(r: ReportInput): [string, string][] {
       loop.stopType && loop.stopType !== "none" ? `${stopTypeLabel(loop.stopType)} (${loop.stopType})` : "—",
     ],
     ["Stop reason", loop.stopReason ?? "—"],
+    ...(r.noEvidence ? [["Completion", `${NO_EVIDENCE_LABEL} (no evidence source)`] as [string, string]] : []),
     ["Iterations", `${loop.iteration} of at most ${loop.maxIterations}`],
     ["Final score", formatScore(r.report?.finalMeanScore ?? loop.lastScore)],
     ["Best score", formatScore(loop.bestScore)],

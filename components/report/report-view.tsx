@@ -5,7 +5,15 @@ import type { SharedReport } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
 import { statusDisplay } from "@/components/loops/format";
 import { ReportCharts } from "./report-charts";
-import { iterationLines, limitRows, successLine, summaryRows, type FinalIteration } from "./report-model";
+import {
+  iterationLines,
+  limitRows,
+  NO_EVIDENCE_LABEL,
+  runsWithoutEvidence,
+  successLine,
+  summaryRows,
+  type FinalIteration,
+} from "./report-model";
 
 function Section({ title, children, id }: { title: string; children: React.ReactNode; id: string }) {
   return (
@@ -33,6 +41,7 @@ export function ReportView({
   const series = report.series as IterationPoint[];
   const status = statusDisplay(loop.status);
   const lines = iterationLines(series);
+  const noEvidence = runsWithoutEvidence(report.config);
   const outcome = report.report?.success
     ? "The goal was met, on evidence."
     : report.report?.failure
@@ -49,6 +58,11 @@ export function ReportView({
         <h1 className="break-words text-2xl font-semibold tracking-tight">{loop.name || loop.goal}</h1>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <Badge tone={status.tone}>{status.label}</Badge>
+          {noEvidence && (
+            <span data-testid="no-evidence-badge" title="No evidence source: the loop stops only on its limits">
+              <Badge tone="warn">{NO_EVIDENCE_LABEL}</Badge>
+            </span>
+          )}
           <span className="text-slate-600 dark:text-slate-400">
             Generated {generatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
           </span>
@@ -69,7 +83,7 @@ export function ReportView({
           data-testid="report-summary"
           className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[10rem_1fr] dark:border-slate-800 dark:bg-slate-900"
         >
-          {summaryRows({ loop, report: report.report, series }).map(([k, v]) => (
+          {summaryRows({ loop, report: report.report, series, noEvidence }).map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
               <dd className="break-words">{v}</dd>

@@ -20,6 +20,7 @@ export type AgentErrorCode =
   | "provider_rejected"
   | "network"
   | "bad_reply"
+  | "no_result"
   | "config"
   | "ssrf_refused"
   | "demo_failure";

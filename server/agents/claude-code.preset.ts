@@ -54,6 +54,7 @@ export function claudeCodeParser(maxChars: number): StreamParser {
   let result: JsonObject | undefined;
   let init: JsonObject | undefined;
   let unparsed = 0;
+  let events = 0;
   // The text of the last assistant message only: earlier ones (and tool results) may quote anything.
   let finalMessage = "";
   const asked: string[] = [];
@@ -81,6 +82,7 @@ export function claudeCodeParser(maxChars: number): StreamParser {
         emit({ kind: "heartbeat" });
         return;
       }
+      events++;
       switch (event.type) {
         case "system":
           if (event.subtype === "init") init = event;
@@ -142,7 +144,17 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       const limitText = [resultText, result === undefined ? finalMessage : undefined].find(
         (t) => t !== undefined && isUsageLimitText(t),
       );
+      const incomplete =
+        result !== undefined
+          ? null
+          : events === 0 && unparsed > 0
+            ? {
+                kind: "malformed" as const,
+                message: `Claude Code printed ${unparsed} line${unparsed === 1 ? "" : "s"} but no stream-json event (is the agent run with --output-format stream-json --verbose?)`,
+              }
+            : { kind: "no_result" as const, message: "Claude Code's stream ended without a result event" };
       return {
+        incomplete,
         usageLimit: ended && limitText !== undefined ? limitText.slice(0, 500) : null,
         output: resultText ?? text.join("\n"),
         usage: parsed?.usage ?? null,

@@ -33,6 +33,7 @@ export function codexParser(maxChars: number): StreamParser {
   const errors: string[] = [];
   const commands: { command: string; exitCode: number | null }[] = [];
   let unparsed = 0;
+  let events = 0;
   // Whether the run ended on an error event (no turn completed after it).
   let endedOnError = false;
 
@@ -44,6 +45,7 @@ export function codexParser(maxChars: number): StreamParser {
         emit({ kind: "heartbeat" });
         return;
       }
+      events++;
       const item = obj(event.item);
       switch (event.type) {
         case "thread.started":
@@ -118,9 +120,22 @@ export function codexParser(maxChars: number): StreamParser {
       if (turns === 0) warnings.push("Codex printed no turn.completed event");
       // The final agent_message is the answer; earlier ones are progress notes.
       const output = lastMessage ?? messages.join("\n\n");
-      const failed = errors.length > 0 && turns === 0;
+      if (turns > 0 && lastMessage === undefined) warnings.push("Codex ended its turn without a final message");
+      // A turn that failed (turn.failed, or an error event nothing recovered from) is the run's failure.
+      const failed = errors.length > 0 && (turns === 0 || endedOnError);
       const lastError = errors[errors.length - 1];
+      // An interrupted turn prints neither turn.completed nor turn.failed, and Codex still exits 0.
+      const incomplete =
+        failed || turns > 0
+          ? null
+          : events === 0 && unparsed > 0
+            ? {
+                kind: "malformed" as const,
+                message: `Codex printed ${unparsed} line${unparsed === 1 ? "" : "s"} but no JSONL event (is it run as codex exec --json?)`,
+              }
+            : { kind: "no_result" as const, message: "Codex's stream ended without turn.completed or a final message" };
       return {
+        incomplete,
         usageLimit:
           endedOnError && lastError !== undefined && isUsageLimitText(lastError) ? lastError.slice(0, 500) : null,
         output,

@@ -35,7 +35,7 @@ describe("command executor", () => {
       sessionId: "sess-1",
       cacheCreationTokens: 3000,
       exitCode: 0,
-      costSource: "agent",
+      costSource: "reported",
     });
     expect(req.events.filter((e) => e.kind === "tool_call").map((e) => (e as { name: string }).name)).toEqual([
       "Bash",
@@ -56,7 +56,7 @@ describe("command executor", () => {
     expect(result.costUsd).toBeCloseTo((315 * 1.25 + 24448 * 0.125 + 122 * 10) / 1e6, 8);
     expect(result.meta).toMatchObject({
       turns: 1,
-      costSource: "pricing",
+      costSource: "priced",
       commands: [{ command: "bash -lc ls", exitCode: 0 }],
     });
   });

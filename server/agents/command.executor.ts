@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { AgentPort, AgentProgressEvent, AgentRunRequest, AgentRunResult } from "../engine";
+import { limitKindOf, type AgentPort, type AgentProgressEvent, type AgentRunRequest, type AgentRunResult } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import { claudeCodePreset } from "./claude-code.preset";
@@ -111,6 +111,9 @@ function buildArgv(config: CommandAgentConfig, prompt: string, promptFile: strin
   return { argv, usesFile };
 }
 
+/** Claude Code's and Codex's words for a missing or rejected login. */
+const NOT_LOGGED_IN = /invalid api key|please run \/login|not logged in|\b401 unauthorized\b/i;
+
 const tail = (text: string, n: number) => (text.length > n ? `…${text.slice(-n)}` : text);
 
 function failure(
@@ -135,11 +138,14 @@ function failure(
   // The agent's own final status says it hit the provider's limit: whatever the exit code, the loop waits.
   if (parsed?.usageLimit) {
     const message = scrubSecrets(parsed.usageLimit, secrets);
-    return new AgentError("usage_limit", `${name} hit the provider's usage limit: ${message}`, {
-      retryable: false,
-      details: { ...details, usageLimit: { message } },
-      ...spend,
-    });
+    // A plan's quota and a transient rate limit are told apart (usage_limit / rate_limit kinds);
+    // both carry the signal, so the loop waits for the reset (or backs off) instead of retrying now.
+    const quota = limitKindOf(message) === "usage";
+    return new AgentError(
+      quota ? "usage_limit" : "rate_limited",
+      `${name} hit the provider's ${quota ? "usage" : "rate"} limit: ${message}`,
+      { retryable: false, details: { ...details, usageLimit: { message } }, ...spend },
+    );
   }
   if (outcome.timedOut) {
     return new AgentError(
@@ -152,18 +158,33 @@ function failure(
       },
     );
   }
+  if (parsed?.error) {
+    // The CLI said why in-band (Claude Code's error result, Codex's turn.failed): that names the
+    // failure kind better than its exit code does. The result kind (error_max_turns,
+    // error_during_execution) goes with it.
+    const subtype = typeof parsed.meta.subtype === "string" ? parsed.meta.subtype : null;
+    const message = scrubSecrets(parsed.error, secrets);
+    return new AgentError("agent_reported_error", message, {
+      // A rejected login does not heal on another attempt.
+      retryable: !NOT_LOGGED_IN.test(message),
+      details: { ...details, subtype, warnings: parsed.warnings },
+      ...spend,
+    });
+  }
   if (outcome.exitCode !== 0) {
     const how =
       outcome.exitCode === null ? `was killed by ${outcome.exitSignal}` : `exited with code ${outcome.exitCode}`;
     const hint = stderrTail.trim() ? `: ${tail(stderrTail.trim(), 300)}` : "";
     return new AgentError("exit_nonzero", `${name} ${how}${hint}`, { retryable: true, details, ...spend });
   }
-  if (parsed?.error) {
-    // The CLI's own result kind (Claude Code error_max_turns, error_during_execution) names the failure kind.
-    const subtype = typeof parsed.meta.subtype === "string" ? parsed.meta.subtype : null;
-    return new AgentError("agent_reported_error", scrubSecrets(parsed.error, secrets), {
-      retryable: true,
-      details: { ...details, subtype, warnings: parsed.warnings },
+  if (parsed?.incomplete) {
+    // Exit 0, yet the stream fell short: cut before its result (worth another attempt), or not the
+    // CLI's protocol at all (the same call would print the same thing).
+    const { kind, message } = parsed.incomplete;
+    const unparsedLines = parsed.meta.unparsedLines;
+    return new AgentError(kind === "no_result" ? "no_result" : "bad_reply", `${name}: ${message}`, {
+      retryable: kind === "no_result",
+      details: { ...details, unparsedLines, warnings: parsed.warnings },
       ...spend,
     });
   }
@@ -301,13 +322,14 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         stderrTail: tail(outcome.stderrTail, 2000),
         stdoutBytes: outcome.stdoutBytes,
         durationMs: Math.round(outcome.durationMs),
-        costSource: run.costUsd !== null ? "agent" : config.model ? "pricing" : "none",
+        // Reported by the agent, priced from its token counts, or not known at all.
+        costSource: run.costUsd !== null ? "reported" : config.model ? "priced" : "unknown",
         ...run.meta,
         warnings,
       };
       return {
         output,
-        claim: detectClaim(output, run.claim),
+        claim: detectClaim(output, run.claim, request.completionSignal),
         usage,
         costUsd,
         toolCalls: run.toolCalls,

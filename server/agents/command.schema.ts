@@ -49,8 +49,10 @@ export const processFields = {
     .number()
     .min(0)
     .max(7 * 24 * 3600)
-    .default(1800)
-    .describe("Kill the process group after (seconds, 0 = never)"),
+    .default(1200)
+    .describe(
+      "Per attempt: kill the process group after (seconds, 0 = never); loop.stop.iterationTimeout bounds the whole iteration, retries included",
+    ),
   killGraceMs: z.number().int().min(0).max(600_000).default(5000).describe("Wait between SIGTERM and SIGKILL (ms)"),
   // Bounded: what is kept is stored per iteration and sent to every browser that opens it.
   maxOutputBytes: z

@@ -152,7 +152,7 @@ export function createDemoAgent(config: DemoAgentConfig, deps: AgentDeps): Agent
       const usage = { input: prompt - cache, output: Math.ceil(output.length / 4) + Math.floor(random() * 300), cache };
       return {
         output,
-        claim: detectClaim(output),
+        claim: detectClaim(output, undefined, request.completionSignal),
         usage,
         costUsd: priceUsage(pricing, DEMO_MODEL, usage).costUsd,
         toolCalls: covered.length ? ["read_file", ...covered.map(() => "edit_file")] : ["read_file"],

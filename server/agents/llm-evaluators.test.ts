@@ -86,6 +86,21 @@ describe("LLM verifier", () => {
     expect(text).toContain("no changelog section yet");
   });
 
+  it("also judges whether the answer asks the operator, shown the end of a long answer", async () => {
+    const tail = "I am blocked until someone rotates the signing key.";
+    server.queue({ text: JSON.stringify({ complete: false, reason: "not signed", asksOperator: "Rotate the key." }) });
+    const verdict = await verifier().verify(verifyRequest({ answer: "A".repeat(6000), finalMessage: tail }));
+    expect(verdict).toEqual({ complete: false, reason: "not signed", question: "Rotate the key." });
+    expect(sentText(lastBody())).toContain(`End of the answer:\\n${tail}`);
+    // A short answer already ends with it: not sent twice; a null judgement is no question.
+    server.queue({ text: '{"complete": true, "reason": "done", "asksOperator": null}' });
+    expect(await verifier().verify(verifyRequest({ answer: `Done. ${tail}`, finalMessage: tail }))).toEqual({
+      complete: true,
+      reason: "done",
+    });
+    expect(sentText(lastBody())).not.toContain("End of the answer");
+  });
+
   it("repairs malformed JSON once, then fails clearly", async () => {
     server.queue({ text: "yes it is complete" }, { text: '{"complete": false, "reason": "missing the summary"}' });
     expect(await verifier().verify(verifyRequest())).toEqual({

@@ -1,9 +1,21 @@
-import type { AgentPort, AgentRunResult } from "../engine";
+import type { AgentClaim, AgentPort, AgentRunResult } from "../engine";
 import { abortedError } from "./agent-error";
-import { detectClaim } from "./claim";
+import { claimFromValue, detectClaim } from "./claim";
 import type { AgentDeps } from "./deps";
 import { callModel } from "./llm-call";
 import type { LlmAgentConfig } from "./llm.schema";
+
+/** A model that answers in JSON may claim through a field instead of the tag. */
+function jsonClaim(text: string): AgentClaim | undefined {
+  const trimmed = text.trim().replace(/^```(?:json)?\s*|\s*```$/g, "");
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    const value = JSON.parse(trimmed) as Record<string, unknown>;
+    return claimFromValue(value.claim ?? (typeof value.done === "boolean" ? { done: value.done } : undefined));
+  } catch {
+    return undefined;
+  }
+}
 
 /** A direct model call per iteration; the composed input is the prompt. */
 export function createLlmAgent(config: LlmAgentConfig, deps: AgentDeps): AgentPort {
@@ -21,7 +33,8 @@ export function createLlmAgent(config: LlmAgentConfig, deps: AgentDeps): AgentPo
       });
       return {
         output: reply.text,
-        claim: detectClaim(reply.text),
+        // The signal in the text, or a JSON reply's own field ({"claim": {"done": true}} / {"done": true}).
+        claim: detectClaim(reply.text, jsonClaim(reply.text), request.completionSignal),
         usage: reply.usage,
         costUsd: reply.costUsd,
         toolCalls: [],

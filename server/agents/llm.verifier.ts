@@ -14,12 +14,16 @@ export const MAX_VERIFIER_OUTPUT_TOKENS = 512;
 export const verdictSchema = z.object({
   complete: z.boolean(),
   reason: z.string().min(1).max(2000),
+  // Headless agents stop to ask; the rules catch "should I", this catches the rest.
+  asksOperator: z.string().max(2000).nullable().optional(),
 });
 
 const SYSTEM =
   "You verify whether an autonomous agent has fully completed its task. You have no tools: judge only from the task and the answer shown. " +
   "Be strict: if the answer does not show the task is done, it is not complete, and the reason says what is missing. " +
-  'Reply with only a JSON object: {"complete": true|false, "reason": "<short reason>"}.';
+  "Also judge whether the end of the answer asks the human operator a question, waits for their decision, or says the agent is blocked until they act; " +
+  'if so, "asksOperator" quotes that question or blocker from the answer, otherwise it is null. ' +
+  'Reply with only a JSON object: {"complete": true|false, "reason": "<short reason>", "asksOperator": "<question>"|null}.';
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}\n[…truncated]` : text);
 
@@ -42,6 +46,10 @@ export function createLlmVerifier(config: LlmVerifierConfig, deps: AgentDeps): V
         config.instructions ? `What counts as complete:\n${config.instructions}` : "",
         history(request.previousResults, config.previousAttempts),
         `Answer from iteration ${request.iteration}:\n${clip(request.answer, config.answerMaxChars)}`,
+        // A long answer is clipped at its head; its end is where the agent asks or says it is stuck.
+        request.finalMessage && !clip(request.answer, config.answerMaxChars).trimEnd().endsWith(request.finalMessage)
+          ? `End of the answer:\n${request.finalMessage}`
+          : "",
       ]
         .filter(Boolean)
         .join("\n\n");
@@ -52,16 +60,18 @@ export function createLlmVerifier(config: LlmVerifierConfig, deps: AgentDeps): V
           what: "The verifier",
           system: SYSTEM,
           prompt,
-          shape: '{"complete": boolean, "reason": string}',
+          shape: '{"complete": boolean, "reason": string, "asksOperator": string | null}',
           maxOutputTokens: MAX_VERIFIER_OUTPUT_TOKENS,
           temperature: 0,
           signal: request.signal,
         },
         verdictSchema,
       );
+      const question = reply.value.asksOperator?.trim();
       return {
         complete: reply.value.complete,
         reason: reply.value.reason + (reply.repaired ? " (verdict JSON repaired once)" : ""),
+        ...(question ? { question } : {}),
       };
     },
   };

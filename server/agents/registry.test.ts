@@ -48,7 +48,7 @@ describe("schemas and registry", () => {
   it("fills sensible defaults", () => {
     expect(agentConfigSchema.parse({ kind: "command", preset: "claude-code" })).toMatchObject({
       promptVia: "stdin",
-      timeoutSeconds: 1800,
+      timeoutSeconds: 1200,
       killGraceMs: 5000,
       maxOutputBytes: 1_000_000,
       envAllow: expect.arrayContaining(["PATH", "HOME"]),

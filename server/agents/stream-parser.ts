@@ -15,6 +15,12 @@ export interface ParsedRun {
   /** The CLI reported failure in-band (e.g. a result with is_error). */
   error: string | null;
   /**
+   * The stream itself fell short, whatever the exit code says: `no_result` when
+   * it ended without its final event (Claude Code's result, Codex's
+   * turn.completed), `malformed` when no line of it was the CLI's protocol.
+   */
+  incomplete?: { kind: "no_result" | "malformed"; message: string } | null;
+  /**
    * The agent's own final status says the provider's usage limit was hit: its
    * words, for the engine to read the reset time from. Never set from tool
    * results or files the agent read, only from its final result or message.

@@ -205,7 +205,7 @@ export function createWebhookAgent(config: WebhookAgentConfig, deps: AgentDeps):
       const output = scrubSecrets(data.output, secrets);
       return {
         output,
-        claim: detectClaim(output, claimFromValue(data.claim)),
+        claim: detectClaim(output, claimFromValue(data.claim), request.completionSignal),
         usage,
         costUsd,
         toolCalls: data.toolCalls ?? [],

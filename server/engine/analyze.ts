@@ -24,9 +24,11 @@ export interface ScoringOutcome {
   tests?: Record<string, TestEvidence>;
   /** When each scorer ran (only when the caller gave a clock). */
   spans?: TraceSpan[];
+  /** What a model judge (a scorer) judged the output asks the operator, if any. */
+  question?: string;
 }
 
-type ScoredOne = { score: number; reason: string; tests?: TestEvidence };
+type ScoredOne = { score: number; reason: string; tests?: TestEvidence; question?: string };
 
 export function clampScore(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
@@ -56,6 +58,9 @@ async function scoreOne(
         score: clampScore(r.score),
         reason: r.reason ?? "",
         ...(r.tests ? { tests: r.tests } : {}),
+        ...(typeof r.question === "string" && r.question.trim() !== ""
+          ? { question: r.question.trim().slice(0, 500) }
+          : {}),
       }),
       (error: unknown) => ({ score: 0, reason: `error: ${errorMessage(error)}` }),
     );
@@ -91,6 +96,7 @@ export async function runScorers(
     if (results[i]!.reason) outcome.reasons[scorer.name] = results[i]!.reason;
     const tests = results[i]!.tests;
     if (tests) outcome.tests = { ...outcome.tests, [scorer.name]: tests };
+    outcome.question ??= results[i]!.question;
   });
   if (deps.now) outcome.spans = spans;
   return outcome;
@@ -99,7 +105,12 @@ export async function runScorers(
 export interface VerificationOutcome {
   status: "complete" | "incomplete" | "skipped" | "error";
   reason: string;
+  /** The verifier judged that the answer asks the operator this (model verifiers only). */
+  question?: string;
 }
+
+/** Characters of the answer's end sent to the verifier for its question judgement. */
+export const FINAL_MESSAGE_CHARS = 1500;
 
 export async function runVerification(args: {
   verifier: VerifierPort | undefined;
@@ -121,9 +132,15 @@ export async function runVerification(args: {
       answer: args.answer.slice(0, config.verification.answerMaxChars),
       iteration,
       previousResults: [...args.previous],
+      finalMessage: args.answer.trim().slice(-FINAL_MESSAGE_CHARS),
       signal: args.signal,
     });
-    return { status: verdict.complete === true ? "complete" : "incomplete", reason: String(verdict.reason ?? "") };
+    const question = typeof verdict.question === "string" ? verdict.question.trim().slice(0, 500) : "";
+    return {
+      status: verdict.complete === true ? "complete" : "incomplete",
+      reason: String(verdict.reason ?? ""),
+      ...(question !== "" ? { question } : {}),
+    };
   } catch (error) {
     return { status: "error", reason: `verifier error: ${errorMessage(error)}` };
   }

@@ -77,11 +77,20 @@ export const completionConfigSchema = z
     allowNoEvidence: z
       .boolean()
       .default(false)
-      .describe("Run without any evidence source: the loop can never complete and stops on limits"),
+      .describe("Run with no evidence source: can never complete; stops on limits"),
     announce: z
       .boolean()
       .default(true)
-      .describe("Tell the agent how to claim done (<promise>COMPLETE</promise>) and that the claim is checked"),
+      .describe("Tell the agent how to claim done (the signal below) and that the claim is checked"),
+    // The Ralph convention by default; a tag (<done>SHIPPED</done>) is read as
+    // a tag whatever its inner text, anything else as a literal phrase.
+    signal: z
+      .string()
+      .trim()
+      .min(3, "must be at least 3 characters")
+      .max(200, "must be at most 200 characters")
+      .default("<promise>COMPLETE</promise>")
+      .describe("What the agent prints to claim done"),
   })
   .describe("Completion evidence");
 
@@ -147,7 +156,7 @@ export const breakerConfigSchema = z
 
 export const healthConfigSchema = z
   .object({
-    stuckAfter: nonNegative("Stuck after no heartbeat or progress (seconds, 0 = off)", 1800),
+    stuckAfter: nonNegative("Stuck after no heartbeat or progress (seconds, 0 = off)", 600),
     nudgeInterval: nonNegative("Time between nudges (seconds)", 600),
     nudgesBeforeEscalation: nonNegativeInt("Nudges before escalating", 3),
     escalationTimeout: nonNegative("Escalation timeout before terminating (seconds)", 900),

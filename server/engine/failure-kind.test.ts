@@ -19,7 +19,9 @@ describe("failure kinds", () => {
     [adapterError("agent_reported_error", { subtype: "error_during_execution" }), "agent_error"],
     [adapterError("agent_reported_error", { subtype: "error_max_turns" }), "max_turns"],
     [adapterError("rate_limited"), "rate_limit"],
+    [adapterError("usage_limit"), "usage_limit"],
     [adapterError("bad_reply"), "malformed"],
+    [adapterError("no_result"), "no_result"],
     [new Error("something else"), "error"],
   ])("%s -> %s", (error, kind) => {
     expect(errorFailureKind(error)).toBe(kind);
@@ -30,7 +32,7 @@ describe("failure kinds", () => {
     const d = iterationDiagnostics(null, error)!;
     expect(d).toMatchObject({ exitCode: null, signal: "SIGKILL" });
     expect(d.stderrTail).toHaveLength(2000);
-    const meta = { exitCode: 0, unparsedLines: 3, warnings: ["no usage"], costSource: "pricing", other: 1 };
+    const meta = { exitCode: 0, unparsedLines: 3, warnings: ["no usage"], costSource: "priced", other: 1 };
     expect(
       iterationDiagnostics(
         {
@@ -47,7 +49,7 @@ describe("failure kinds", () => {
       exitCode: 0,
       unparsedLines: 3,
       warnings: ["no usage"],
-      costSource: "pricing",
+      costSource: "priced",
     });
     expect(iterationDiagnostics(null, new Error("plain"))).toBeNull();
   });

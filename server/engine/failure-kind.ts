@@ -19,10 +19,14 @@ export const failureKinds = [
   "agent_error",
   /** The agent stopped at its turn limit (Claude Code error_max_turns). */
   "max_turns",
-  /** A rate or usage limit. */
+  /** A transient rate limit (HTTP 429, "Too Many Requests", "overloaded"). */
   "rate_limit",
-  /** The agent's reply could not be understood (no result event, malformed JSON). */
+  /** The plan's usage quota ("You've hit your usage limit", "Quota exceeded"). */
+  "usage_limit",
+  /** The agent's reply could not be understood: no event of its protocol, malformed JSON. */
   "malformed",
+  /** The CLI exited 0 but its stream ended without a final result (no result event, no final message). */
+  "no_result",
   /** Any other agent failure. */
   "error",
   /** An operator kill, a cancel or a health termination. */
@@ -66,8 +70,12 @@ export function errorFailureKind(error: unknown): FailureKind {
       return subtype === "error_max_turns" ? "max_turns" : "agent_error";
     case "rate_limited":
       return "rate_limit";
+    case "usage_limit":
+      return "usage_limit";
     case "bad_reply":
       return "malformed";
+    case "no_result":
+      return "no_result";
     case "aborted":
       return "interrupted";
     default:
@@ -89,8 +97,9 @@ export function iterationFailureKind(args: {
     case "failed":
       return "invalid_output";
     case "rate_limited":
-      // Not a failure: the loop waits for the provider's reset (see usage-limit.ts).
-      return null;
+      // Not counted as a failure (the loop waits for the provider's reset, see usage-limit.ts),
+      // but which limit it was still tells the operator whether waiting will help soon.
+      return errorFailureKind(args.error) === "usage_limit" ? "usage_limit" : "rate_limit";
     case "succeeded":
       if (args.question) return "asked_question";
       if (args.evidence.complete === false) return "evidence_failed";

@@ -284,3 +284,20 @@ describe("Plan: handoff", () => {
     expect(agent.requests[1]?.input.endsWith(`[Continuation]\n${prompt}`)).toBe(true);
   });
 });
+
+describe("completion signal", () => {
+  it("the configured signal is announced in the protocol and handed to the adapter", async () => {
+    const { agent } = await once(
+      { stop: { maxIterations: 1 }, completion: { allowNoEvidence: true, signal: "<done>SHIPPED</done>" } },
+      [{}],
+    );
+    expect(agent.requests[0]?.input).toContain("end your final message with <done>SHIPPED</done>.");
+    expect(agent.requests[0]?.completionSignal).toBe("<done>SHIPPED</done>");
+  });
+
+  it("defaults to the Ralph tag", async () => {
+    const { agent } = await once({ stop: { maxIterations: 1 }, completion: { allowNoEvidence: true } }, [{}]);
+    expect(agent.requests[0]?.completionSignal).toBe("<promise>COMPLETE</promise>");
+    expect(agent.requests[0]?.input).toContain(COMPLETION_PROTOCOL);
+  });
+});

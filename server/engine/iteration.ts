@@ -15,7 +15,7 @@ import type { ControlRequest } from "./control-commands";
 import type { StepResult } from "./iteration-record";
 import { planParts, shouldReflect } from "./learn-plan";
 import * as ls from "./loop-state";
-import { COMPLETION_PROTOCOL, composeInput } from "./next-input";
+import { completionProtocol, composeInput } from "./next-input";
 import type { Reflection } from "./agent-reports";
 import type { Deps, EnginePorts } from "./ports";
 import { analyzePhase, handoffPhase, learnPhase, verifyPhase, type IterationContext } from "./phases";
@@ -50,7 +50,7 @@ function begin(snapshot: LoopSnapshot, deps: Deps, log: EventLog) {
   const input = composeInput(snapshot.goal, {
     plan: snapshot.plan,
     sections: snapshot.config.input.sections,
-    protocol: snapshot.config.completion.announce ? COMPLETION_PROTOCOL : null,
+    protocol: snapshot.config.completion.announce ? completionProtocol(snapshot.config.completion.signal) : null,
     questionPolicy: snapshot.config.question.policy,
     nudges: snapshot.inbox.nudges,
     approvalComments: snapshot.inbox.approvalComments,
@@ -172,6 +172,7 @@ export async function runIteration(
     evidence,
     output: result?.output ?? "",
     asked: result?.question,
+    judged: ("question" in verification ? verification.question : undefined) ?? analysis.scoring.question,
   });
   const last = {
     number,

@@ -107,8 +107,11 @@ export function planParts(args: {
   asked?: string;
   /** The agent's final output, read for a question addressed to the operator. */
   output?: string;
+  /** What a model verifier judged the output asks the operator (it catches what the rules miss). */
+  judged?: string;
 }): PlanParts {
-  const question = args.asked?.trim() || (args.output ? detectQuestion(args.output) : null);
+  // The CLI's own ask tool first, then the rules, then the model's judgement: any of them is a question.
+  const question = args.asked?.trim() || (args.output ? detectQuestion(args.output) : null) || args.judged?.trim();
   const tests = checkFeedback(args.tests, args.scores ?? {});
   const rejectedClaim = args.claim && args.evidence ? rejectedClaimNotice(args.claim, args.evidence) : null;
   const feedback = args.reflection?.suggestions.length

@@ -34,10 +34,16 @@ export type InputSection = InputSectionName | "Retry";
 /** The Ralph convention the agent adapters' claim parsers recognise. */
 export const COMPLETION_SIGNAL = "<promise>COMPLETE</promise>";
 
-export const COMPLETION_PROTOCOL =
-  `When, and only when, the goal is fully achieved, end your final message with ${COMPLETION_SIGNAL}. ` +
-  "The claim is checked against the evidence (tests, verifier, validators) and never completes the loop " +
-  "on its own; a false claim is reported back to you. If you are not done, do not print it.";
+/** The [Completion protocol] section for the loop's claim signal (completion.signal). */
+export function completionProtocol(signal: string = COMPLETION_SIGNAL): string {
+  return (
+    `When, and only when, the goal is fully achieved, end your final message with ${signal}. ` +
+    "The claim is checked against the evidence (tests, verifier, validators) and never completes the loop " +
+    "on its own; a false claim is reported back to you. If you are not done, do not print it."
+  );
+}
+
+export const COMPLETION_PROTOCOL = completionProtocol();
 
 /** Characters of one section's body; the goal itself is never cut. */
 export const SECTION_CHARS = 4000;

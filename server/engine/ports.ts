@@ -83,6 +83,8 @@ export interface AgentRunRequest {
   input: string;
   /** The handoff continuation prompt, when this iteration follows a handoff. */
   continuation?: string;
+  /** What the agent prints to claim done (completion.signal), for the adapter's claim parser. */
+  completionSignal?: string;
   signal: AbortSignal;
   onProgress(event: AgentProgressEvent): void;
 }
@@ -160,6 +162,8 @@ export interface ScoreResult {
   reason?: string;
   /** Test evidence from a command check; stored on the iteration and fed to the next input. */
   tests?: TestEvidence;
+  /** A model judge's reading: the output asks the operator this, or says it is blocked on them. */
+  question?: string | null;
 }
 
 export interface ScorerPort {
@@ -199,12 +203,19 @@ export interface VerifyRequest {
   answer: string;
   iteration: number;
   previousResults: VerificationAttempt[];
+  /** The end of the answer (its last paragraphs), where an agent asks or says it is blocked. */
+  finalMessage?: string;
   signal: AbortSignal;
 }
 
 export interface VerificationVerdict {
   complete: boolean;
   reason: string;
+  /**
+   * A model verifier also judges whether the answer asks the operator a
+   * question or says it is blocked on them: the question, or absent.
+   */
+  question?: string | null;
 }
 
 export interface VerifierPort {

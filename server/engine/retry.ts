@@ -63,6 +63,8 @@ export interface RalphOptions<T> {
   onRetry?: (event: RetryEvent) => void | Promise<void>;
   /** Errors for which another attempt is pointless (e.g. an operator kill). */
   shouldRetry?: (error: unknown) => boolean;
+  /** The delay after a thrown error, when it depends on the error (a rate limit backs off longer). */
+  delayFor?: (error: unknown, attempt: number, random: () => number) => number;
   signal?: AbortSignal;
   sleep: Deps["sleep"];
   random: Deps["random"];
@@ -101,7 +103,8 @@ export async function ralph<T>(options: RalphOptions<T>): Promise<RalphResult<T>
     failures.push(failure);
     if (signal.aborted) return cancelled();
     if (!retryable || attempt >= options.maxAttempts) break;
-    await backoff(options, strategy, signal, failure);
+    const thrown = failure.kind === "error" && options.delayFor;
+    await backoff(options, thrown ? (n, random) => options.delayFor!(lastError, n, random) : strategy, signal, failure);
   }
   if (signal.aborted) return cancelled();
   return { status: "exhausted", lastResult, lastError, failures, attempts };

@@ -10,17 +10,16 @@ import { retryInput } from "./next-input";
 import type { AgentRunResult, Deps, EnginePorts, TokenUsage } from "./ports";
 import { ralph, retryStrategyFromConfig, type RetryFailure } from "./retry";
 import type { LoopSnapshot } from "./snapshot";
+import { AgentRunError, AgentTimeoutError, usageLimitSignalOf } from "./agent-run-error";
 import { IterationTimeoutError } from "./failure-kind";
 import { ENGINE, SYSTEM } from "./transitions";
 import type { UsageLimitSignal } from "./usage-limit-time";
-import { errorMessage } from "./validators";
 
-/** The usage-limit signal an adapter attached to its error, if any. */
-export function usageLimitSignalOf(error: unknown): UsageLimitSignal | null {
-  if (!(error instanceof AgentRunError)) return null;
-  const signal = error.details.usageLimit;
-  return signal && typeof signal.message === "string" ? signal : null;
-}
+import { errorMessage } from "./validators";
+import { retryDelayMs, retryVerdict } from "./retry-policy";
+
+// Re-exported: adapters and tests import them with the run phase.
+export { AgentRunError, AgentTimeoutError, usageLimitSignalOf };
 
 /** Why an in-flight iteration was aborted. Pass `killReason(...)` to AbortController.abort for a kill. */
 export interface AbortCause {
@@ -44,30 +43,6 @@ export function abortCauseOf(reason: unknown): AbortCause {
     }
   }
   return { kind: "cancel", by: SYSTEM, reason: reason instanceof Error ? reason.message : "cancelled" };
-}
-
-/** Adapters throw this to report spend on a failed call, or to mark an error as not worth retrying. */
-export class AgentRunError extends Error {
-  constructor(
-    message: string,
-    readonly details: {
-      usage?: TokenUsage;
-      costUsd?: number;
-      retryable?: boolean;
-      /** The agent's own result says the provider's usage limit was hit: no retry, the loop waits. */
-      usageLimit?: UsageLimitSignal;
-    } = {},
-  ) {
-    super(message);
-    this.name = "AgentRunError";
-  }
-}
-
-export class AgentTimeoutError extends Error {
-  constructor(readonly ms: number) {
-    super(`Agent call timed out after ${ms / 1000}s`);
-    this.name = "AgentTimeoutError";
-  }
 }
 
 export interface RunPhaseOutcome {
@@ -174,6 +149,7 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
                 failures.map((f) => f.message),
               ),
         ...(ctx.continuation !== null ? { continuation: ctx.continuation } : {}),
+        completionSignal: config.completion.signal,
         signal: attemptCtl.signal,
         onProgress: (event) => {
           state.health = healthOnProgress(state.health, event, deps.now());
@@ -202,13 +178,15 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
       if (!watchdogStop.signal.aborted && !run.signal.aborted) run.abort(new IterationTimeoutError(iterationTimeout));
     });
   }
+  const strategy = retryStrategyFromConfig(config.retry);
   const outcome = await ralph({
     executor: ({ attempt, failures, signal }) => callOnce(attempt, failures, signal),
     maxAttempts: config.retry.maxAttempts,
-    retryStrategy: retryStrategyFromConfig(config.retry),
-    // A usage limit is not retried here: the loop waits for its reset instead of burning attempts.
-    shouldRetry: (error) =>
-      !(error instanceof AgentRunError && (error.details.retryable === false || usageLimitSignalOf(error) !== null)),
+    retryStrategy: strategy,
+    // By failure kind (retry-policy.ts): a limit with the provider's signal is not retried here (the
+    // loop waits for its reset), a malformed reply or a spent turn budget is not retried at all.
+    shouldRetry: (error) => retryVerdict(error).action === "retry",
+    delayFor: (error, attempt, random) => retryDelayMs(retryVerdict(error).kind, attempt, random, strategy),
     onRetry: (event) => {
       log.push(iteration, ENGINE, event.failure.message, {
         type: "agent_retry",

@@ -33,6 +33,21 @@ export function isUsageLimitText(text: string): boolean {
   return LIMIT_PATTERNS.some((p) => p.test(head));
 }
 
+/** A plan's quota (only its reset helps) rather than a transient rate limit (backing off helps). */
+const USAGE_QUOTA = [
+  /\bhit your (?:usage )?limit\b/i,
+  /\busage limit\b/i,
+  /\b(?:session|weekly|daily|5-hour) limit\b/i,
+  /\bquota (?:exceeded|exhausted)\b/i,
+  /\bpurchase more credits\b/i,
+];
+
+/** Which kind of limit an agent's limit message reports (call only when isUsageLimitText holds). */
+export function limitKindOf(text: string): "usage" | "rate" {
+  const head = text.slice(0, 2000);
+  return USAGE_QUOTA.some((p) => p.test(head)) ? "usage" : "rate";
+}
+
 const UNIT_MS: Record<string, number> = {
   d: 86_400_000,
   day: 86_400_000,

@@ -14,6 +14,17 @@ describe("loopTemplates", () => {
     for (const t of templates) expect(loopDefinitionSchema.safeParse(t.definition).success).toBe(true);
   });
 
+  it("shows each agent kind's prompt template, editable in the form", () => {
+    const sections = (id: string) =>
+      (loopTemplates().find((t) => t.id === id)!.definition.loop as { input?: { sections?: string[] } }).input
+        ?.sections;
+    expect(sections("claude-code-tests")).toContain("Failing tests");
+    expect(sections("codex-tests")).toContain("Failing tests");
+    // A lone model call runs no tests: its template leaves that section out, and keeps the rest.
+    expect(sections("llm-judge")).not.toContain("Failing tests");
+    expect(sections("llm-judge")).toContain("Verifier");
+  });
+
   it("paces the demo so its charts fill visibly and there is time to try the controls", () => {
     const demo = loopTemplates().find((t) => t.id === DEMO_TEMPLATE_ID)!;
     expect(demo.definition.agent).toMatchObject({ kind: "demo", delayMs: 2500, stepsToComplete: 10 });

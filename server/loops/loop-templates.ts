@@ -2,6 +2,7 @@
 // validates as is; operators pick one and adjust. The demo needs no keys and
 // paces itself (~2.5 s per iteration, a dozen or more iterations) so its
 // charts fill in live and a newcomer has time to try Interrupt and Nudge.
+import { inputSections } from "../engine";
 import { DEFAULT_DEMO_GOAL, demoLoopPreset } from "../agents/demo.preset";
 import type { ScorerConfigInput } from "../agents/scorer.schema";
 import { loopDefinitionSchema, type LoopDefinitionInput } from "./loop-definition";
@@ -45,8 +46,16 @@ const testsPass = (): ScorerConfigInput => ({
   timeoutSeconds: 600,
 });
 
+/**
+ * The prompt template, shown in the form so it can be edited: a coding agent
+ * hears every section; a lone model call has no test run to report on.
+ */
+const codingSections = [...inputSections];
+const modelSections = inputSections.filter((s) => s !== "Failing tests");
+
 const codingLimits = {
-  stop: { maxIterations: 20, scoreThreshold: 1, noProgressIterations: 5 },
+  input: { sections: codingSections },
+  stop: { maxIterations: 20, scoreThreshold: 1, noProgressIterations: 5, iterationTimeout: 2700 },
   completion: { evidence: ["score"] as ("score" | "verifier" | "validators")[], mode: "any" as const },
   budget: { maxCostUsd: 20 },
   approvals: { beforeCompletion: { enabled: true, deadline: 3600, defaultAction: "approve" as const } },
@@ -73,7 +82,7 @@ export function loopTemplates(): LoopTemplate[] {
           preset: "claude-code",
           extraArgs: ["--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Edit,Write"],
           secrets: [{ name: "ANTHROPIC_API_KEY" }],
-          timeoutSeconds: 1800,
+          timeoutSeconds: 1200,
         },
         scorers: [testsPass()],
         verifier: { kind: "none" },
@@ -97,7 +106,7 @@ export function loopTemplates(): LoopTemplate[] {
           extraArgs: ["--full-auto", "--skip-git-repo-check"],
           model: "gpt-5-codex",
           secrets: [{ name: "CODEX_API_KEY", env: "OPENAI_API_KEY" }],
-          timeoutSeconds: 1800,
+          timeoutSeconds: 1200,
         },
         scorers: [testsPass()],
         verifier: { kind: "none" },
@@ -114,6 +123,7 @@ export function loopTemplates(): LoopTemplate[] {
         name: "Model + judge",
         goal: "Write a one-page design note for rate limiting the public API: limits, headers, error responses and rollout.",
         loop: {
+          input: { sections: modelSections },
           stop: { maxIterations: 8, scoreThreshold: 0.9, noProgressIterations: 3 },
           completion: { evidence: ["score"] },
           budget: { maxCostUsd: 2 },

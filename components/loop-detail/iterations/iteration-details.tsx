@@ -5,6 +5,7 @@ import type { IterationRow } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
 import { formatDuration, formatScore, formatTokens, formatUsd } from "@/components/loops/format";
 import { CodeDiff } from "./code-diff";
+import { ComposedPrompt } from "./composed-prompt";
 import { IterationActions } from "./iteration-actions";
 import { workspaceOf } from "./workspace-summary";
 import { IterationDiagnostics } from "./iteration-outcome";
@@ -61,7 +62,7 @@ export function IterationDetails({ it }: { it: IterationRow }) {
       )}
       <TraceWaterfall it={it} />
       <Section title="Input">
-        <Pre label={`Input of iteration ${it.number}`}>{it.input}</Pre>
+        <ComposedPrompt input={it.input} number={it.number} />
       </Section>
       <Section title={`Output${it.outputTruncated ? " (truncated)" : ""}`}>
         <Pre label={`Output of iteration ${it.number}`}>{it.output}</Pre>

@@ -11,8 +11,26 @@ export const FAILURE_KINDS: Record<string, { label: string; tone: BadgeTone; leg
   crash: { label: "crashed", tone: "bad", legend: "the agent exited non-zero, was killed or could not start" },
   agent_error: { label: "agent error", tone: "bad", legend: "the agent CLI reported an error in its result" },
   max_turns: { label: "turn limit", tone: "bad", legend: "the agent stopped at its turn limit" },
-  rate_limit: { label: "rate limited", tone: "warn", legend: "a rate or usage limit; retried with backoff" },
-  malformed: { label: "malformed reply", tone: "bad", legend: "the agent's reply could not be understood" },
+  rate_limit: {
+    label: "rate limited",
+    tone: "warn",
+    legend: "a transient rate limit (429, overloaded); the loop backs off and tries again",
+  },
+  usage_limit: {
+    label: "usage limit",
+    tone: "warn",
+    legend: "the plan's usage quota; the loop waits for its reset",
+  },
+  malformed: {
+    label: "malformed reply",
+    tone: "bad",
+    legend: "the agent's output was not its CLI's protocol; not retried",
+  },
+  no_result: {
+    label: "no result",
+    tone: "bad",
+    legend: "the agent exited 0 but its stream ended without a final result; retried",
+  },
   error: { label: "error", tone: "bad", legend: "the agent call failed" },
   interrupted: { label: "interrupted", tone: "warn", legend: "an operator kill, a cancel or a health stop" },
   invalid_output: { label: "invalid output", tone: "bad", legend: "the output failed its validators" },
@@ -39,6 +57,38 @@ export function statusBadge(it: Pick<IterationRow, "status" | "failureKind">): {
     rate_limited: "warn",
   };
   return { label: it.status.replace(/_/g, " "), tone: tone[it.status] ?? "neutral" };
+}
+
+/** The status badges before the failure kinds, for the legend. */
+const STATUS_LEGEND: { label: string; tone: BadgeTone; legend: string }[] = [
+  { label: "succeeded", tone: "good", legend: "the agent ran and the evidence says the goal is met" },
+  { label: "ran · evidence failed", tone: "warn", legend: "the agent ran; the evidence says not done" },
+  { label: "ran · no evidence", tone: "neutral", legend: "the agent ran; nothing could say whether it is done" },
+  { label: "failed", tone: "bad", legend: "the output failed its validators" },
+  { label: "error", tone: "bad", legend: "the agent call failed (see its failure kind)" },
+];
+
+/** What every badge in the timeline means: statuses, then failure kinds. */
+export function BadgeLegend() {
+  // A status and a failure kind may share a label ("error"): the first explanation is kept.
+  const entries = [...STATUS_LEGEND, ...Object.values(FAILURE_KINDS)].filter(
+    (e, i, all) => all.findIndex((o) => o.label === e.label) === i,
+  );
+  return (
+    <details className="mb-2 text-sm" data-testid="badge-legend">
+      <summary className="cursor-pointer text-slate-600 dark:text-slate-400">What the badges mean</summary>
+      <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-[12rem_1fr]">
+        {entries.map((e) => (
+          <div key={e.label} className="contents">
+            <dt>
+              <Badge tone={e.tone}>{e.label}</Badge>
+            </dt>
+            <dd className="text-xs text-slate-700 dark:text-slate-300">{e.legend}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
 }
 
 export function FailureKindBadge({ it }: { it: Pick<IterationRow, "status" | "failureKind"> }) {

@@ -12,6 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { IterationItem } from "./iteration-item";
+import { BadgeLegend } from "./iteration-outcome";
 import { PatchDownload } from "./patch-download";
 import { WorktreeRemove } from "./worktree-remove";
 
@@ -58,6 +59,7 @@ export function IterationTimeline({ loopId, handoffs }: { loopId: string; handof
         <WorktreeRemove loopId={loopId} />
         <PatchDownload loopId={loopId} />
       </div>
+      <BadgeLegend />
       <ol className="space-y-2" aria-label="Iterations, newest first">
         {rows.map((it) => (
           <IterationItem

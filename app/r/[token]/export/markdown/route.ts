@@ -1,6 +1,6 @@
 // The shared report as Markdown, from the same model as the page.
 import type { IterationPoint } from "@/lib/charts/types";
-import { reportMarkdown } from "@/components/report/report-model";
+import { reportMarkdown, runsWithoutEvidence } from "@/components/report/report-model";
 import { exportSharedReport } from "../../load-report";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +17,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ tok
           series: report.series as IterationPoint[],
           outcomes: report.outcomes,
           limits: report.limits,
+          noEvidence: runsWithoutEvidence(report.config),
         },
         final,
         generatedAt,
