@@ -1,6 +1,6 @@
-// npm run bench:gap — the per-iteration gap alone: where it goes (in this
+// npm run bench:gap: the per-iteration gap alone: where it goes (in this
 // process, SQLite) and what it is through the built app under `next start`.
-// `-- --profile <dir>` writes CPU profiles of both into <dir>.
+// `-- --profile <dir>` writes a CPU profile of the server into <dir>.
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
