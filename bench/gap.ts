@@ -8,6 +8,7 @@ import { getEnv } from "../server/env";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap, profilesIn } from "./e2e-gap";
 import { printGap } from "./gap-report";
+import { measureStepCommit } from "./step-commit-bench";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -26,6 +27,7 @@ if (!args.includes("--e2e-only")) {
   try {
     const b = await measureBreakdown(db, root, Math.min(iterations, 300));
     printGap.breakdown(b);
+    if (temp.target.kind === "sqlite") printGap.stepCommit(await measureStepCommit(db, temp.target.file));
   } finally {
     await db.close();
     await temp.drop();
