@@ -1,6 +1,6 @@
-// npm run bench:gap — the per-iteration gap alone: where it goes (in this
+// npm run bench:gap: the per-iteration gap alone: where it goes (in this
 // process, SQLite) and what it is through the built app under `next start`.
-// `-- --profile <dir>` writes CPU profiles of both into <dir>.
+// `-- --profile <dir>` writes a CPU profile of the server into <dir>.
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
@@ -8,6 +8,7 @@ import { getEnv } from "../server/env";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap, profilesIn } from "./e2e-gap";
 import { printGap } from "./gap-report";
+import { measureStepCommit } from "./step-commit-bench";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -26,6 +27,7 @@ if (!args.includes("--e2e-only")) {
   try {
     const b = await measureBreakdown(db, root, Math.min(iterations, 300));
     printGap.breakdown(b);
+    if (temp.target.kind === "sqlite") printGap.stepCommit(await measureStepCommit(db, temp.target.file));
   } finally {
     await db.close();
     await temp.drop();
