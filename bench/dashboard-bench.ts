@@ -1,10 +1,14 @@
 // What the dashboard costs at scale: `loops.byId` for a loop of 20,000
-// iterations (time and payload), and `loops.list` over 10,000 loops. The same
+// iterations (time and payload), `loops.list` over 10,000 loops, and
+// `loops.list` during a burst of 1,000 loop creations. The same
 // service calls the routers make, on generated rows.
 import type { Database } from "../server/db/client";
 import { getLoopDetail } from "../server/loops/loop-detail.service";
 import { listLoopSummaries } from "../server/loops/loop-list.service";
 import { percentile } from "./runtime-bench";
+import { createLoop } from "../server/loops/loop-create.service";
+import { systemDeps } from "../server/jobs/system-deps";
+import { LOCAL_OPERATOR } from "../server/auth/actor";
 
 const LONG_LOOP = "bench-long-loop";
 
@@ -82,4 +86,49 @@ export async function measureDashboard(db: Database, options = { loops: 10_000, 
     list: { p50: list.p50, p95: list.p95 },
     listFiltered: { p50: filtered.p50, p95: filtered.p95 },
   };
+}
+
+/**
+ * `loops.list` while loops are being created: `creations` loops through the
+ * same service `loops.create` calls (a row, its first checkpoint and an event
+ * in one transaction), `concurrency` at a time, as a script hammering the API
+ * would, while one reader lists the first page again and again. The figure is
+ * the reader's p95 during the burst.
+ */
+export async function measureListDuringBurst(db: Database, options = { creations: 1_000, concurrency: 8 }) {
+  const services = { db, dispatcher: { dispatch: () => undefined, dispatchAt: () => undefined }, engine: systemDeps };
+  const acting = { actor: LOCAL_OPERATOR, reason: null };
+  let created = 0;
+  let done = false;
+  const creator = async () => {
+    while (created < options.creations) {
+      const n = created++;
+      await createLoop(
+        services,
+        {
+          goal: `burst ${n}`,
+          agentKind: "demo",
+          definition: { agent: { kind: "demo" }, loop: { completion: { allowNoEvidence: true } } },
+          engineConfig: { completion: { allowNoEvidence: true } },
+          start: n % 2 === 0,
+        },
+        acting,
+      );
+    }
+  };
+  const ms: number[] = [];
+  const reader = async () => {
+    while (!done) {
+      const t = performance.now();
+      await listLoopSummaries(db, { sort: "updated", direction: "desc", limit: 25 });
+      ms.push(performance.now() - t);
+    }
+  };
+  const started = performance.now();
+  const reading = reader();
+  await Promise.all(Array.from({ length: options.concurrency }, creator));
+  const burstMs = performance.now() - started;
+  done = true;
+  await reading;
+  return { p50: percentile(ms, 50), p95: percentile(ms, 95), samples: ms.length, burstMs };
 }
