@@ -29,6 +29,7 @@ test("summary bar, header alarm, fitted charts, control menu, rich iteration row
       { delayMs: 300, stepsToComplete: 40, earlyClaimRate: 0, failureRate: 0.35 },
       {
         stop: { maxIterations: 80, scoreThreshold: 0, noProgressIterations: 0, maxConsecutiveFailures: 50 },
+        completion: { evidence: ["score"], allowNoEvidence: true },
         retry: { maxAttempts: 1 },
         budget: { maxCostUsd: 20 },
         // A low runaway limit, so the header's alarm shows within a few iterations.

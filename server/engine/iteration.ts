@@ -96,16 +96,16 @@ export async function runIteration(
   const spans: TraceSpan[] = [];
   const run = await timed(spans, deps.now, "agent", "agent", () =>
     runAgentPhase({
-    snapshot: started,
-    ports: ran === "fallback" ? { ...ports, agent: ports.fallbackAgent! } : ports,
-    deps,
-    log,
-    signal,
-    iteration: number,
-    agentId,
-    input,
-    continuation,
-    health: started.health,
+      snapshot: started,
+      ports: ran === "fallback" ? { ...ports, agent: ports.fallbackAgent! } : ports,
+      deps,
+      log,
+      signal,
+      iteration: number,
+      agentId,
+      input,
+      continuation,
+      health: started.health,
     }),
   );
   const result = run.result;
