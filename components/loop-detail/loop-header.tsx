@@ -47,9 +47,7 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
     <header className="space-y-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-            {loop.agentKind} agent
-          </p>
+          <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">{loop.agentKind} agent</p>
           {detail.fork && (
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="fork-origin">
               Forked from{" "}

@@ -43,7 +43,10 @@ describe("an agent whose error echoes its input", () => {
     expect(result.records[1]!.error).toContain("exited with code 1");
     // ...but every prompt after the first has the same worst escaping, not twice the last one's.
     const runs = inputs.map(longestBackslashRun);
-    expect(runs.slice(1).every((n) => n <= 1), `backslash runs per iteration: ${runs.join(", ")}`).toBe(true);
+    expect(
+      runs.slice(1).every((n) => n <= 1),
+      `backslash runs per iteration: ${runs.join(", ")}`,
+    ).toBe(true);
     // And the feedback does not nest the previous prompts inside each other.
     for (const input of inputs) expect(input.length).toBeLessThan(inputs[1]!.length * 1.5);
   }, 60_000);

@@ -3,7 +3,10 @@ import { redactFreeText, redactFreeTextDeep } from "./free-text-redaction";
 
 describe("free text on shared pages", () => {
   it.each([
-    ["leaked ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnop1234 in the logs", "leaked ANTHROPIC_API_KEY=[redacted] in the logs"],
+    [
+      "leaked ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnop1234 in the logs",
+      "leaked ANTHROPIC_API_KEY=[redacted] in the logs",
+    ],
     ["use sk-ant-api03-abcdefghijklmnop1234 instead", "use [redacted] instead"],
     ["token ghp_abcdefghijklmnopqrstuvwxyz012345 was revoked", "token [redacted] was revoked"],
     ["curl -H 'Authorization: Bearer abc.def.ghi123456'", "curl -H 'Authorization: Bearer [redacted]'"],

@@ -7,7 +7,11 @@ import { REDACTED } from "../agents/redact";
 
 const RULES: { name: string; pattern: RegExp; keep?: number }[] = [
   // NAME=value / NAME: value where the name says it is a credential.
-  { name: "credential", pattern: /\b([A-Za-z0-9_]*(?:key|token|secret|password|passwd)[A-Za-z0-9_]*\s*[=:]\s*)(\S+)/gi, keep: 1 },
+  {
+    name: "credential",
+    pattern: /\b([A-Za-z0-9_]*(?:key|token|secret|password|passwd)[A-Za-z0-9_]*\s*[=:]\s*)(\S+)/gi,
+    keep: 1,
+  },
   { name: "bearer", pattern: /\b(bearer\s+)([A-Za-z0-9._~+/-]{8,}=*)/gi, keep: 1 },
   { name: "provider key", pattern: /\b(?:sk|pk|rk)-(?:[a-z]+-)?[A-Za-z0-9_-]{16,}/g },
   { name: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}/g },

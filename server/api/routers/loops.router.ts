@@ -141,9 +141,7 @@ export const loopsRouter = router({
   /** An operator's free text (a terminate reason, a comment) as shared reports will show it. */
   freeTextPreview: roleProcedure("operator")
     .input(z.object({ text: z.string().max(10_000) }))
-    .output(
-      z.object({ text: z.string(), redacted: z.array(z.object({ kind: z.string(), count: z.number() })) }),
-    )
+    .output(z.object({ text: z.string(), redacted: z.array(z.object({ kind: z.string(), count: z.number() })) }))
     .query(({ input }) => redactFreeText(input.text)),
   /** Operator controls: `loops.controls.<name>`. */
   controls: loopControlsRouter,
