@@ -18,7 +18,7 @@ test("the loop list at 390 px settles with a layout shift under 0.1", async ({ p
   await page.goto("/");
   await expect(page.getByTestId("loop-card").first()).toBeVisible();
   // Live rows and refetches land after the first paint; give them a few rounds.
-  await expect(page.getByTestId("running-line").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("loop-card").getByTestId("running-line").first()).toBeVisible({ timeout: 30_000 });
   await page.waitForTimeout(4000);
   const cls = await cumulativeLayoutShift(page);
   console.log(`list CLS at 390 px: ${cls.toFixed(4)}`);
