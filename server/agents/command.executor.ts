@@ -5,7 +5,13 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { limitKindOf, type AgentPort, type AgentProgressEvent, type AgentRunRequest, type AgentRunResult } from "../engine";
+import {
+  limitKindOf,
+  type AgentPort,
+  type AgentProgressEvent,
+  type AgentRunRequest,
+  type AgentRunResult,
+} from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import { claudeCodePreset } from "./claude-code.preset";

@@ -18,7 +18,12 @@ describe("retry verdict by failure kind", () => {
     ["a timeout", adapterError("timeout"), "timeout", "retry"],
     ["a crashed CLI", adapterError("exit_nonzero", { exitCode: 1 }), "crash", "retry"],
     ["a CLI that could not start", adapterError("spawn_failed", {}, false), "crash", "never"],
-    ["error_during_execution", adapterError("agent_reported_error", { subtype: "error_during_execution" }), "agent_error", "retry"],
+    [
+      "error_during_execution",
+      adapterError("agent_reported_error", { subtype: "error_during_execution" }),
+      "agent_error",
+      "retry",
+    ],
     ["error_max_turns", adapterError("agent_reported_error", { subtype: "error_max_turns" }), "max_turns", "never"],
     ["a stream cut before its result", adapterError("no_result"), "no_result", "retry"],
     ["a malformed reply", adapterError("bad_reply"), "malformed", "never"],
