@@ -44,6 +44,7 @@ describe("retry verdict by failure kind", () => {
     expect(retryDelayMs("rate_limit", 1, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.minMs);
     expect(retryDelayMs("rate_limit", 2, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.minMs * 2);
     expect(retryDelayMs("rate_limit", 20, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.maxMs);
+    expect(retryDelayMs("usage_limit", 1, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.minMs);
     // Never shorter than what the loop itself would wait.
     expect(retryDelayMs("rate_limit", 1, () => 0, fixedDelay(600_000))).toBe(600_000);
   });
