@@ -188,9 +188,15 @@ function failure(
     // CLI's protocol at all (the same call would print the same thing).
     const { kind, message } = parsed.incomplete;
     const unparsedLines = parsed.meta.unparsedLines;
+    const sample = Array.isArray(parsed.meta.unparsedSample) ? (parsed.meta.unparsedSample as string[]) : [];
     return new AgentError(kind === "no_result" ? "no_result" : "bad_reply", `${name}: ${message}`, {
       retryable: kind === "no_result",
-      details: { ...details, unparsedLines, warnings: parsed.warnings },
+      details: {
+        ...details,
+        unparsedLines,
+        unparsedSample: sample.map((line) => scrubSecrets(line, secrets)),
+        warnings: parsed.warnings,
+      },
       ...spend,
     });
   }
