@@ -90,7 +90,9 @@ function LoopForm({
   const set = useCallback((path: Path, next: unknown) => setValue((v: unknown) => setAt(v, path, next)), []);
   const errors = useMemo(() => issuesByPath(issues), [issues]);
   const workspace = String((value as { workspace?: unknown } | null)?.workspace ?? "");
-  const noEvidence = runsWithoutEvidence((value as { loop?: { completion?: { allowNoEvidence?: boolean } } } | null)?.loop);
+  const noEvidence = runsWithoutEvidence(
+    (value as { loop?: { completion?: { allowNoEvidence?: boolean } } } | null)?.loop,
+  );
   const context = useMemo<FormContextValue>(
     () => ({
       set,
@@ -195,7 +197,11 @@ function LoopForm({
         <PreflightPanel value={value} enabled={canCreate && valid} />
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border dark:border-slate-800 dark:bg-slate-950/95">
           {noEvidence && (
-            <p role="note" data-testid="no-evidence-notice" className="w-full text-sm text-amber-800 dark:text-amber-300">
+            <p
+              role="note"
+              data-testid="no-evidence-notice"
+              className="w-full text-sm text-amber-800 dark:text-amber-300"
+            >
               <Badge tone="warn">{NO_EVIDENCE_LABEL}</Badge> This loop has no evidence source
               (completion.allowNoEvidence): nothing can prove it done, so it runs until a limit stops it.
             </p>

@@ -24,7 +24,12 @@ afterAll(async () => {
 describe("detectClaim", () => {
   it.each<[string, string, string | undefined, AgentClaim]>([
     ["the default tag", "Done.\n<promise>COMPLETE</promise>", undefined, { done: true, text: "COMPLETE" }],
-    ["the last tag wins", "<promise>COMPLETE</promise> then <promise>AGAIN</promise>", undefined, { done: true, text: "AGAIN" }],
+    [
+      "the last tag wins",
+      "<promise>COMPLETE</promise> then <promise>AGAIN</promise>",
+      undefined,
+      { done: true, text: "AGAIN" },
+    ],
     ["an empty tag is no claim", "<promise> </promise>", undefined, { done: false }],
     ["no tag", "Still working.", undefined, { done: false }],
     ["a configured tag", "Shipped. <done>SHIPPED</done>", "<done>SHIPPED</done>", { done: true, text: "SHIPPED" }],

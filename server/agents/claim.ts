@@ -12,7 +12,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function lastTag(output: string, tag: string): string | undefined {
   let last: string | undefined;
-  for (const match of output.matchAll(new RegExp(`<${escape(tag)}>([\\s\\S]*?)</${escape(tag)}>`, "gi"))) last = match[1];
+  for (const match of output.matchAll(new RegExp(`<${escape(tag)}>([\\s\\S]*?)</${escape(tag)}>`, "gi")))
+    last = match[1];
   return last;
 }
 

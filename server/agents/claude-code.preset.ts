@@ -20,6 +20,7 @@ import {
   obj,
   str,
   type CommandPresetSpec,
+  UnparsedLines,
   type JsonObject,
   type StreamParser,
 } from "./stream-parser";
@@ -53,7 +54,7 @@ export function claudeCodeParser(maxChars: number): StreamParser {
   const stepUsage = new Map<string, JsonObject>();
   let result: JsonObject | undefined;
   let init: JsonObject | undefined;
-  let unparsed = 0;
+  const unparsed = new UnparsedLines();
   let events = 0;
   // The text of the last assistant message only: earlier ones (and tool results) may quote anything.
   let finalMessage = "";
@@ -78,7 +79,7 @@ export function claudeCodeParser(maxChars: number): StreamParser {
     line(line, emit) {
       const event = jsonLine(line);
       if (!event) {
-        if (line.trim()) unparsed++;
+        unparsed.add(line);
         emit({ kind: "heartbeat" });
         return;
       }
@@ -147,10 +148,10 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       const incomplete =
         result !== undefined
           ? null
-          : events === 0 && unparsed > 0
+          : events === 0 && unparsed.count > 0
             ? {
                 kind: "malformed" as const,
-                message: `Claude Code printed ${unparsed} line${unparsed === 1 ? "" : "s"} but no stream-json event (is the agent run with --output-format stream-json --verbose?)`,
+                message: `Claude Code printed ${unparsed.count} line${unparsed.count === 1 ? "" : "s"} but no stream-json event (is the agent run with --output-format stream-json --verbose?)`,
               }
             : { kind: "no_result" as const, message: "Claude Code's stream ended without a result event" };
       return {
@@ -172,7 +173,8 @@ export function claudeCodeParser(maxChars: number): StreamParser {
           model: str(init?.model) ?? null,
           cacheCreationTokens: parsed?.cacheWrite ?? 0,
           durationApiMs: typeof result?.duration_api_ms === "number" ? result.duration_api_ms : null,
-          unparsedLines: unparsed,
+          unparsedLines: unparsed.count,
+          unparsedSample: unparsed.sample,
         },
         warnings,
       };

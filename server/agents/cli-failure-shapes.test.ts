@@ -4,7 +4,7 @@
 // the retry policy tells them apart.
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { retryVerdict, usageLimitSignalOf, type FailureKind, type RetryAction } from "../engine";
+import { iterationDiagnostics, retryVerdict, usageLimitSignalOf, type FailureKind, type RetryAction } from "../engine";
 import { createCommandAgent } from "./command.executor";
 import { commandAgentSchema } from "./command.schema";
 import { request, tempRoot, testDeps } from "./fixtures/harness";
@@ -64,7 +64,14 @@ describe("Claude Code failure shapes", () => {
   });
 
   it("stream lines that are not JSON are counted on a malformed reply", async () => {
-    expect((await failureOf("claude-code", "garbage")).details).toMatchObject({ exitCode: 0, unparsedLines: 2 });
+    const error = await failureOf("claude-code", "garbage");
+    expect(error.details).toMatchObject({
+      exitCode: 0,
+      unparsedLines: 2,
+      unparsedSample: ["Thinking about the task…", "Done, I think."],
+    });
+    expect(iterationDiagnostics(null, error)).toMatchObject({ exitCode: 0, unparsedLines: 2 });
+    expect(iterationDiagnostics(null, error)?.unparsedSample).toHaveLength(2);
   });
 });
 

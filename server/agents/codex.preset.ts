@@ -12,7 +12,16 @@
  * table when the config names the model.
  */
 import { isUsageLimitText } from "../engine";
-import { CappedText, jsonLine, num, obj, str, type CommandPresetSpec, type StreamParser } from "./stream-parser";
+import {
+  CappedText,
+  jsonLine,
+  num,
+  obj,
+  str,
+  UnparsedLines,
+  type CommandPresetSpec,
+  type StreamParser,
+} from "./stream-parser";
 
 const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
 
@@ -32,7 +41,7 @@ export function codexParser(maxChars: number): StreamParser {
   let turns = 0;
   const errors: string[] = [];
   const commands: { command: string; exitCode: number | null }[] = [];
-  let unparsed = 0;
+  const unparsed = new UnparsedLines();
   let events = 0;
   // Whether the run ended on an error event (no turn completed after it).
   let endedOnError = false;
@@ -41,7 +50,7 @@ export function codexParser(maxChars: number): StreamParser {
     line(line, emit) {
       const event = jsonLine(line);
       if (!event) {
-        if (line.trim()) unparsed++;
+        unparsed.add(line);
         emit({ kind: "heartbeat" });
         return;
       }
@@ -128,10 +137,10 @@ export function codexParser(maxChars: number): StreamParser {
       const incomplete =
         failed || turns > 0
           ? null
-          : events === 0 && unparsed > 0
+          : events === 0 && unparsed.count > 0
             ? {
                 kind: "malformed" as const,
-                message: `Codex printed ${unparsed} line${unparsed === 1 ? "" : "s"} but no JSONL event (is it run as codex exec --json?)`,
+                message: `Codex printed ${unparsed.count} line${unparsed.count === 1 ? "" : "s"} but no JSONL event (is it run as codex exec --json?)`,
               }
             : { kind: "no_result" as const, message: "Codex's stream ended without turn.completed or a final message" };
       return {
@@ -149,7 +158,8 @@ export function codexParser(maxChars: number): StreamParser {
           turns,
           errors: errors.slice(-5),
           commands: commands.slice(-20),
-          unparsedLines: unparsed,
+          unparsedLines: unparsed.count,
+          unparsedSample: unparsed.sample,
         },
         warnings,
       };

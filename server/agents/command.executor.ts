@@ -5,7 +5,13 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { limitKindOf, type AgentPort, type AgentProgressEvent, type AgentRunRequest, type AgentRunResult } from "../engine";
+import {
+  limitKindOf,
+  type AgentPort,
+  type AgentProgressEvent,
+  type AgentRunRequest,
+  type AgentRunResult,
+} from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import { claudeCodePreset } from "./claude-code.preset";
@@ -182,9 +188,15 @@ function failure(
     // CLI's protocol at all (the same call would print the same thing).
     const { kind, message } = parsed.incomplete;
     const unparsedLines = parsed.meta.unparsedLines;
+    const sample = Array.isArray(parsed.meta.unparsedSample) ? (parsed.meta.unparsedSample as string[]) : [];
     return new AgentError(kind === "no_result" ? "no_result" : "bad_reply", `${name}: ${message}`, {
       retryable: kind === "no_result",
-      details: { ...details, unparsedLines, warnings: parsed.warnings },
+      details: {
+        ...details,
+        unparsedLines,
+        unparsedSample: sample.map((line) => scrubSecrets(line, secrets)),
+        warnings: parsed.warnings,
+      },
       ...spend,
     });
   }

@@ -28,7 +28,15 @@ async function run(loopId: string, withVerifier: boolean, judge = false) {
   const agent = createAgent({ kind: "command", argv: [process.execPath, script], timeoutSeconds: 30 }, deps());
   const scorers = judge
     ? createScorers(
-        [{ kind: "llm-judge", provider: "anthropic", model: "claude-haiku-4-5", baseURL: server.baseURL, rubric: "Migrated" }],
+        [
+          {
+            kind: "llm-judge",
+            provider: "anthropic",
+            model: "claude-haiku-4-5",
+            baseURL: server.baseURL,
+            rubric: "Migrated",
+          },
+        ],
         deps(),
       )
     : [];

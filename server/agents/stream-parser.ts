@@ -72,6 +72,17 @@ export const str = (value: unknown): string | undefined => (typeof value === "st
 export const obj = (value: unknown): JsonObject | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
 
+/** Counts the stdout lines a parser could not read, and keeps the first few as a sample. */
+export class UnparsedLines {
+  count = 0;
+  readonly sample: string[] = [];
+  add(line: string): void {
+    if (!line.trim()) return;
+    this.count++;
+    if (this.sample.length < 3) this.sample.push(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+  }
+}
+
 /** Appends while under `max` characters; reports whether anything was cut. */
 export class CappedText {
   private parts: string[] = [];

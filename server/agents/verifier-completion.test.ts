@@ -26,7 +26,11 @@ async function run(loopId: string, maxIterations: number) {
   );
   return runLoop({
     goal: "Put 42 in answer.txt",
-    config: { stop: { maxIterations, noProgressIterations: 0 }, retry: { maxAttempts: 1 }, health: { checkInterval: 0 } },
+    config: {
+      stop: { maxIterations, noProgressIterations: 0 },
+      retry: { maxAttempts: 1 },
+      health: { checkInterval: 0 },
+    },
     ports,
     deps: realEngineDeps(),
   });

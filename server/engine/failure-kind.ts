@@ -113,6 +113,8 @@ export interface IterationDiagnostics {
   signal?: string | null;
   stderrTail?: string;
   unparsedLines?: number;
+  /** The first few stdout lines the parser could not read. */
+  unparsedSample?: string[];
   warnings?: string[];
   costSource?: string;
   subtype?: string | null;
@@ -130,6 +132,8 @@ export function iterationDiagnostics(result: AgentRunResult | null, error: unkno
   if (typeof s.stderrTail === "string" && s.stderrTail.trim() !== "")
     out.stderrTail = s.stderrTail.slice(-STDERR_CHARS);
   if (typeof s.unparsedLines === "number") out.unparsedLines = s.unparsedLines;
+  if (Array.isArray(s.unparsedSample) && s.unparsedSample.length > 0)
+    out.unparsedSample = s.unparsedSample.filter((l): l is string => typeof l === "string").slice(0, 3);
   if (Array.isArray(s.warnings)) out.warnings = s.warnings.filter((w): w is string => typeof w === "string");
   if (typeof s.costSource === "string") out.costSource = s.costSource;
   if (typeof s.subtype === "string") out.subtype = s.subtype;

@@ -18,7 +18,12 @@ describe("retry verdict by failure kind", () => {
     ["a timeout", adapterError("timeout"), "timeout", "retry"],
     ["a crashed CLI", adapterError("exit_nonzero", { exitCode: 1 }), "crash", "retry"],
     ["a CLI that could not start", adapterError("spawn_failed", {}, false), "crash", "never"],
-    ["error_during_execution", adapterError("agent_reported_error", { subtype: "error_during_execution" }), "agent_error", "retry"],
+    [
+      "error_during_execution",
+      adapterError("agent_reported_error", { subtype: "error_during_execution" }),
+      "agent_error",
+      "retry",
+    ],
     ["error_max_turns", adapterError("agent_reported_error", { subtype: "error_max_turns" }), "max_turns", "never"],
     ["a stream cut before its result", adapterError("no_result"), "no_result", "retry"],
     ["a malformed reply", adapterError("bad_reply"), "malformed", "never"],
@@ -39,6 +44,7 @@ describe("retry verdict by failure kind", () => {
     expect(retryDelayMs("rate_limit", 1, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.minMs);
     expect(retryDelayMs("rate_limit", 2, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.minMs * 2);
     expect(retryDelayMs("rate_limit", 20, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.maxMs);
+    expect(retryDelayMs("usage_limit", 1, () => 0, strategy)).toBe(RATE_LIMIT_BACKOFF.minMs);
     // Never shorter than what the loop itself would wait.
     expect(retryDelayMs("rate_limit", 1, () => 0, fixedDelay(600_000))).toBe(600_000);
   });

@@ -58,8 +58,8 @@ export function retryVerdict(error: unknown): RetryVerdict {
 export const RATE_LIMIT_BACKOFF = { minMs: 5_000, maxMs: 120_000 } as const;
 
 /**
- * The delay before the next attempt: the loop's strategy, except that a rate
- * limit backs off exponentially from at least RATE_LIMIT_BACKOFF.minMs, and
+ * The delay before the next attempt: the loop's strategy, except that a limit
+ * that came without a reset signal backs off exponentially from at least RATE_LIMIT_BACKOFF.minMs, and
  * never less than the configured strategy would wait.
  */
 export function retryDelayMs(
@@ -69,7 +69,7 @@ export function retryDelayMs(
   strategy: RetryStrategy,
 ): number {
   const configured = Math.max(0, strategy(attempt, random));
-  if (kind !== "rate_limit") return configured;
+  if (kind !== "rate_limit" && kind !== "usage_limit") return configured;
   const limited = exponentialBackoff(RATE_LIMIT_BACKOFF.minMs, RATE_LIMIT_BACKOFF.maxMs)(attempt, random);
   return Math.max(configured, limited);
 }

@@ -109,6 +109,7 @@ type Diagnostics = {
   signal?: string | null;
   stderrTail?: string;
   unparsedLines?: number;
+  unparsedSample?: string[];
   warnings?: string[];
   costSource?: string;
   subtype?: string | null;
@@ -123,6 +124,7 @@ export function diagnosticsText(d: Diagnostics | null | undefined): string[] {
   }
   if (d.subtype) lines.push(`result: ${d.subtype}`);
   if (d.unparsedLines) lines.push(`${d.unparsedLines} unparsed stdout line${d.unparsedLines === 1 ? "" : "s"}`);
+  for (const l of d.unparsedSample ?? []) lines.push(`unparsed: ${l}`);
   if (d.costSource) lines.push(`cost: ${d.costSource}`);
   for (const w of d.warnings ?? []) lines.push(`warning: ${w}`);
   return lines;
@@ -144,8 +146,8 @@ export function IterationDiagnostics({ it }: { it: Pick<IterationRow, "number" |
       )}
       {lines.length > 0 && (
         <ul className="text-xs text-slate-700 dark:text-slate-300">
-          {lines.map((l) => (
-            <li key={l}>{l}</li>
+          {lines.map((l, i) => (
+            <li key={`${i}:${l}`}>{l}</li>
           ))}
         </ul>
       )}
