@@ -6,7 +6,14 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
-import { countingAgent, freezeOutsideWriteLock, readCalls, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
+import {
+  countingAgent,
+  freezeOutsideWriteLock,
+  readCalls,
+  spawnWorker,
+  stopWorker,
+  type WorkerProcess,
+} from "../../test/worker-process";
 import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
