@@ -64,8 +64,9 @@ export function ControlBar({
   const bar = useRef<HTMLDivElement>(null);
   const lastFocused = useRef<ControlName | null>(null);
   const shown = (c: ControlName) => availability(c).allowed || isPending(c);
-  // A control that stopped being valid while it had focus is gone from the bar: focus moves to the bar's
-  // "More" menu button (never a control a stray Enter would fire), not to the page (a keyboard user stays where they were). Only then, never under a pointer's click.
+  // A control that stopped being valid while it had focus is gone from the bar: focus moves to
+  // the "More" button (never a control a stray Enter would fire), not to the page. This happens
+  // on a state change only, never between a pointer's mousedown and mouseup.
   useEffect(() => {
     const name = lastFocused.current;
     if (!name || bar.current?.querySelector(`[data-control="${name}"]`)) return;
