@@ -2,11 +2,11 @@
 // The operator controls valid in the loop's current state, as buttons in one
 // bar (grouped run / steer / approval / manage); every other control sits in
 // the "More" menu with the reason it cannot be used now. A button stays
-// while its request is pending, and while it has focus (a control that just
-// became invalid does not drop the keyboard user's focus to the page). Each
+// while its request is pending; when a focused one goes, focus moves to the
+// "More" button rather than to the page. Each
 // shows its pending state until the runtime confirms; single-key shortcuts
 // work whatever is shown (press ? for the list).
-import { useState } from "react";
+import { useEffect, useRef } from "react";
 import { Button, type ButtonVariant } from "@/components/ui/button";
 import { Kbd } from "@/components/ui/kbd";
 import type { Availability, ControlName } from "./control-names";
@@ -61,8 +61,19 @@ export function ControlBar({
   /** Waiting for a usage limit: resume means "try now, before the reset". */
   waitingForLimit?: boolean;
 }) {
-  const [focused, setFocused] = useState<ControlName | null>(null);
-  const shown = (c: ControlName) => availability(c).allowed || isPending(c) || focused === c;
+  const bar = useRef<HTMLDivElement>(null);
+  const lastFocused = useRef<ControlName | null>(null);
+  const shown = (c: ControlName) => availability(c).allowed || isPending(c);
+  // A control that stopped being valid while it had focus is gone from the bar: focus moves to
+  // the "More" button (never a control a stray Enter would fire), not to the page. This happens
+  // on a state change only, never between a pointer's mousedown and mouseup.
+  useEffect(() => {
+    const name = lastFocused.current;
+    if (!name || bar.current?.querySelector(`[data-control="${name}"]`)) return;
+    lastFocused.current = null;
+    if (document.activeElement === document.body || document.activeElement === null)
+      bar.current?.querySelector<HTMLElement>("[data-testid=more-controls]")?.focus();
+  });
   const label = (control: ControlName, pending: boolean) =>
     control === "resume" && waitingForLimit && !pending ? "Resume now" : LABELS[control][pending ? 1 : 0];
   const all = GROUPS.flatMap((g) => g.controls).filter((c) => c !== "start" || showStart);
@@ -80,6 +91,7 @@ export function ControlBar({
   ];
   return (
     <div
+      ref={bar}
       role="toolbar"
       aria-label="Loop controls"
       data-testid="control-bar"
@@ -105,8 +117,8 @@ export function ControlBar({
                   title={a.reason ?? undefined}
                   aria-keyshortcuts={key}
                   data-control={control}
-                  onFocus={() => setFocused(control)}
-                  onBlur={() => setFocused((f) => (f === control ? null : f))}
+                  onFocus={() => (lastFocused.current = control)}
+                  onBlur={() => (lastFocused.current = lastFocused.current === control ? null : lastFocused.current)}
                   onClick={() => onControl(control)}
                 >
                   {label(control, pending)}
