@@ -11,6 +11,9 @@ const POINTS = 100;
 describeEachProvider("chart series", ({ db }) => {
   const loopId = "long-loop";
   const short = "short-loop";
+  // A fork of the long loop at an iteration inside a bucket, holding the rest of its rows itself.
+  const fork = "fork-of-long";
+  const FORK_AT = 605;
   // Scores that wander, with one spike and one dip hidden mid-bucket.
   const score = (n: number) => (n === 777 ? 0.99 : n === 778 ? 0.01 : 0.3 + ((n * 37) % 100) / 500);
   const rows: {
@@ -23,7 +26,7 @@ describeEachProvider("chart series", ({ db }) => {
   }[] = [];
 
   beforeAll(async () => {
-    for (const id of [loopId, short])
+    for (const id of [loopId, short, fork])
       await db().prisma.loop.create({ data: { id, goal: "g", agentKind: "demo", config: {}, status: "running" } });
     for (let n = 1; n <= N; n++) {
       // Every 50th iteration was interrupted once and re-run: two attempts, both paid for.
@@ -64,6 +67,9 @@ describeEachProvider("chart series", ({ db }) => {
         rows.filter((r) => r.number <= 40),
       ),
     });
+    const forkRows = rows.filter((r) => r.number > FORK_AT);
+    for (let i = 0; i < forkRows.length; i += 500)
+      await db().prisma.iteration.createMany({ data: data(fork, forkRows.slice(i, i + 500)) });
   });
 
   it("sends every attempt of a short loop", async () => {
@@ -98,5 +104,24 @@ describeEachProvider("chart series", ({ db }) => {
     expect(spiked.span!.minScore).toBeCloseTo(0.01, 9);
     // The point's own score is its last iteration's, last attempt.
     expect(points.at(-1)!.scores).toEqual({ tests: score(N) });
+  });
+
+  it("draws a fork's lineage like the one loop it continues, a bucket straddling the fork point joined", async () => {
+    const whole = await chartSeries(db(), loopId, POINTS);
+    const lineage = await chartSeries(
+      db(),
+      [
+        { loopId, after: 0, upTo: FORK_AT },
+        { loopId: fork, after: FORK_AT, upTo: null },
+      ],
+      POINTS,
+    );
+    expect(lineage.bucketSize).toBe(whole.bucketSize);
+    // The straddling bucket's spend is summed in two halves: equal up to float rounding.
+    const strip = (points: typeof whole.points) => points.map(({ loopId: _l, costUsd: _c, ...p }) => p);
+    expect(strip(lineage.points)).toEqual(strip(whole.points));
+    lineage.points.forEach((p, i) => expect(p.costUsd).toBeCloseTo(whole.points[i]!.costUsd, 12));
+    expect(lineage.points.at(-1)!.loopId).toBe(fork);
+    expect(lineage.points[0]!.loopId).toBe(loopId);
   });
 });
