@@ -103,6 +103,8 @@ export async function measureListDuringBurst(db: Database, options = { creations
   const creator = async () => {
     while (created < options.creations) {
       const n = created++;
+      // Each creation is its own request (task), as over HTTP; see the reader.
+      await new Promise((resolve) => setImmediate(resolve));
       await createLoop(
         services,
         {
@@ -119,6 +121,10 @@ export async function measureListDuringBurst(db: Database, options = { creations
   const ms: number[] = [];
   const reader = async () => {
     while (!done) {
+      // A request arrives as its own task. Without these yields, SQLite's
+      // synchronous driver settles every query as a microtask, and whichever
+      // side runs first starves the other.
+      await new Promise((resolve) => setImmediate(resolve));
       const t = performance.now();
       await listLoopSummaries(db, { sort: "updated", direction: "desc", limit: 25 });
       ms.push(performance.now() - t);

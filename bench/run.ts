@@ -12,7 +12,7 @@ import { measureEventLatency } from "./event-latency";
 import { closeEventWakeups } from "../server/events/event-wakeups";
 import { measureSandboxCost } from "./sandbox-bench";
 import { measureSnapshotCost } from "./snapshot-bench";
-import { measureDashboard } from "./dashboard-bench";
+import { measureDashboard, measureListDuringBurst } from "./dashboard-bench";
 import { printUiFigures } from "./ui-figures";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap } from "./e2e-gap";
@@ -105,6 +105,10 @@ async function runtimeFigures() {
     put("loops.list, 10,000 loops, p95 (ms)", kind, fmt(dash.list.p95));
     put("loops.list, 10,000 loops, status filter + cost sort, p95 (ms)", kind, fmt(dash.listFiltered.p95));
 
+    console.error(`… ${kind}: loops.list during a burst of 1,000 loop creations`);
+    const burst = await withDatabase(kind, (db) => measureListDuringBurst(db));
+    put("loops.list during 1,000 loop creations, p95 (ms)", kind, fmt(burst.p95));
+
     console.error(`… ${kind}: event → SSE subscriber latency`);
     const latency = await withDatabase(kind, async (db) => {
       try {
@@ -127,6 +131,7 @@ async function runtimeFigures() {
     "loops.byId, 20,000 iterations, p95 (ms)": "< 100",
     "loops.byId, 20,000 iterations, payload (KB)": "< 200",
     "loops.list, 10,000 loops, p95 (ms)": "< 100",
+    "loops.list during 1,000 loop creations, p95 (ms)": "< 150",
     "loops.list, 10,000 loops, status filter + cost sort, p95 (ms)": "< 100",
   };
   for (const [figure, byKind] of Object.entries(results))

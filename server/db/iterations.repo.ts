@@ -192,21 +192,33 @@ export function iterationCodeDiff(db: Db, loopId: string, number: number) {
   });
 }
 
-/** The last `count` iterations of each loop, oldest first (sparklines, pace alarms). */
-export async function recentIterations(db: Db, loopIds: string[], count: number) {
-  // One small indexed query per loop (a page holds at most 100): a per-group
-  // limit is not expressible in one portable Prisma query.
-  const rows = await Promise.all(
-    loopIds.map((loopId) =>
-      db.iteration.findMany({
-        where: { loopId },
-        orderBy: [{ number: "desc" }, { attempt: "desc" }],
-        take: count,
-        select: { number: true, meanScore: true, durationMs: true, finishedAt: true },
-      }),
-    ),
-  );
-  return new Map(loopIds.map((id, i) => [id, rows[i]!.reverse()]));
+const recentRows = (db: Db, loops: { id: string; iteration: number }[], count: number) =>
+  db.iteration.findMany({
+    where: { OR: loops.map((l) => ({ loopId: l.id, number: { gt: l.iteration - count } })) },
+    orderBy: [{ number: "desc" }, { attempt: "desc" }],
+    select: { loopId: true, number: true, meanScore: true, durationMs: true, finishedAt: true },
+  });
+
+/**
+ * The last `count` iterations of each loop, oldest first (sparklines, pace
+ * alarms), in one query for the whole page. A per-group limit is not
+ * expressible in one portable Prisma query, and one query per loop (25 on a
+ * page) queued behind writers for the connection pool: during a burst of loop
+ * creations on PostgreSQL the list waited on them. Each loop's row says its
+ * latest iteration number, so "number above latest - count" bounds the rows;
+ * extra attempts of one number are trimmed here.
+ */
+export async function recentIterations(db: Db, loops: { id: string; iteration: number }[], count: number) {
+  type Row = Omit<Awaited<ReturnType<typeof recentRows>>[number], "loopId">;
+  const byLoop = new Map<string, Row[]>(loops.map((l) => [l.id, []]));
+  if (loops.length === 0) return byLoop;
+  const rows = await recentRows(db, loops, count);
+  for (const { loopId, ...row } of rows) {
+    const list = byLoop.get(loopId)!;
+    if (list.length < count) list.push(row);
+  }
+  for (const list of byLoop.values()) list.reverse();
+  return byLoop;
 }
 
 /** The git snapshot sha of iteration `number` (its latest attempt), or null when none was taken. */

@@ -57,7 +57,7 @@ export async function listLoopSummaries(db: Database, query: LoopListQuery) {
   const running = page.items.filter((l) => l.inflightIteration !== null).map((l) => l.id);
   const [interrupting, recent, live, alarms] = await Promise.all([
     loopsWithPendingControl(db.prisma, ids, ["interrupt", "kill"]),
-    recentIterations(db.prisma, ids, TRAIL_LENGTH),
+    recentIterations(db.prisma, page.items, TRAIL_LENGTH),
     liveSummaries(db, running),
     currentAlarms(db.prisma, page.items, Date.now()),
   ]);
