@@ -24,7 +24,7 @@ import { availabilityOf, type ControlName } from "./control-names";
 import { ForkDialog } from "./fork-dialog";
 import { IterationTimeline } from "./iterations/iteration-timeline";
 import { LiveIterationPanel } from "@/components/live-iteration/live-iteration-panel";
-import { applyLiveIterationEvent, notLiveRow } from "@/components/live-iteration/live-cache";
+import { LiveIterationCache, notLiveRow } from "@/components/live-iteration/live-cache";
 import { LimitsDialog } from "./limits-dialog";
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
@@ -67,9 +67,11 @@ export function LoopDetailView({ id }: { id: string }) {
   const shortcutsOn = useShortcutsEnabled();
 
   const queryClient = useQueryClient();
+  const [liveRows] = useState(() => new LiveIterationCache(queryClient));
+  useEffect(() => () => liveRows.dispose(), [liveRows]);
   const onEvent = useCallback(
     (e: LiveEvent) => {
-      if (applyLiveIterationEvent(queryClient, trpc.loops.live.queryKey({ id }), e)) return;
+      if (liveRows.apply(trpc.loops.live.queryKey({ id }), e)) return;
       liveAudit.push(e as Parameters<typeof liveAudit.push>[0]);
       // A state change shows in the same frame; the refetch that follows fills in the rest.
       const { to, iteration } = (e.payload as { to?: unknown; iteration?: unknown } | null) ?? {};
@@ -91,7 +93,7 @@ export function LoopDetailView({ id }: { id: string }) {
         );
       }
     },
-    [queryClient, trpc, id, liveAudit],
+    [queryClient, trpc, id, liveAudit, liveRows],
   );
   const stream = useLiveEvents({
     loopId: id,

@@ -1,0 +1,51 @@
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LiveIterationCache } from "./live-cache";
+import type { LiveView } from "./live-fold";
+
+const row = (id: number, lines: string[]) => ({
+  id,
+  type: "iteration_live",
+  payload: {
+    iteration: 1,
+    agentId: "a",
+    startedAt: 1000,
+    phase: "agent",
+    heartbeatAt: 1000 + id,
+    outputAt: 1000 + id,
+    health: "healthy",
+    interventions: [],
+    tools: [],
+    lines,
+    skippedLines: 0,
+    totalLines: id,
+  },
+});
+
+describe("LiveIterationCache", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+  const key = ["live", "loop-1"];
+
+  it("folds rows that arrive together into one cache write, in order", () => {
+    const client = new QueryClient();
+    const writes = vi.spyOn(client, "setQueryData");
+    const cache = new LiveIterationCache(client);
+    expect(cache.apply(key, row(1, ["one"]))).toBe(true);
+    expect(cache.apply(key, row(2, ["two"]))).toBe(true);
+    expect(client.getQueryData(key)).toBeUndefined();
+    vi.advanceTimersByTime(250);
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(client.getQueryData<LiveView>(key)).toMatchObject({ lines: ["one", "two"], lastEventId: 2 });
+  });
+
+  it("lets other events through, and an iteration's end clears the view and drops its queued rows", () => {
+    const client = new QueryClient();
+    const cache = new LiveIterationCache(client);
+    expect(cache.apply(key, { id: 3, type: "scored", payload: {} })).toBe(false);
+    cache.apply(key, row(4, ["late"]));
+    expect(cache.apply(key, { id: 5, type: "iteration_finished", payload: {} })).toBe(false);
+    vi.advanceTimersByTime(250);
+    expect(client.getQueryData(key)).toBeNull();
+  });
+});
