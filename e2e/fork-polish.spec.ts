@@ -30,6 +30,9 @@ async function problemsWhile(page: Page, visit: () => Promise<void>): Promise<st
   return problems;
 }
 
+// The later tests use the loops the first one makes: a retry runs them all again.
+test.describe.configure({ mode: "serial" });
+
 let parentId = "";
 let forkId = "";
 

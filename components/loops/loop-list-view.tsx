@@ -20,7 +20,7 @@ import { hasFilters, parseListParams, toListInput, toSearch, type ListParams } f
 import { LoopFilters } from "./loop-filters";
 import { LoopCards, LoopTable } from "./loop-table";
 import { StartDemoButton } from "./start-demo-button";
-import { SummaryBar } from "./summary-bar";
+import { SummaryBar, SummaryBarPlaceholder } from "./summary-bar";
 
 export function LoopListView() {
   const trpc = useTRPC();
@@ -151,6 +151,7 @@ export function LoopListView() {
           {canOperate && <ButtonLink href="/loops/new">New loop</ButtonLink>}
         </div>
       </div>
+      {!summary.data && (list.data?.total ?? 0) > 0 && <SummaryBarPlaceholder />}
       {summary.data && summary.data.total > 0 && (
         <SummaryBar
           summary={summary.data}

@@ -9,6 +9,14 @@ import { summaryStatuses } from "./summary-order";
 
 type Summary = RouterOutputs["loops"]["summary"];
 
+/** The bar's box, shared with its placeholder so the list below never moves. */
+export const SUMMARY_BAR_BOX = "mb-4 h-[4.5rem] rounded-xl border border-slate-200 dark:border-slate-800";
+
+/** Holds the bar's place until loops.summary answers. */
+export function SummaryBarPlaceholder() {
+  return <div aria-hidden="true" data-testid="list-summary-placeholder" className={SUMMARY_BAR_BOX} />;
+}
+
 export const SummaryBar = memo(function SummaryBar({
   summary,
   active,
@@ -24,9 +32,12 @@ export const SummaryBar = memo(function SummaryBar({
     <section
       aria-label="Summary"
       data-testid="list-summary"
-      className="mb-4 flex flex-wrap items-center gap-x-6 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm dark:border-slate-800 dark:bg-slate-900"
+      // One row of fixed height, scrolling sideways on a phone: it arrives after the list
+      // (its "today" is the browser's), and a placeholder of this height keeps the list still.
+      tabIndex={0}
+      className={`${SUMMARY_BAR_BOX} flex flex-nowrap items-center gap-x-6 overflow-x-auto overflow-y-hidden whitespace-nowrap bg-white px-4 text-sm dark:bg-slate-900`}
     >
-      <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label="Loops by status">
+      <div className="flex shrink-0 flex-nowrap items-center gap-1.5" role="group" aria-label="Loops by status">
         <span className="mr-1 text-xs text-slate-600 dark:text-slate-400">{summary.total} loops</span>
         {statuses.map(({ status, count, filterable }) => {
           const label = `${statusDisplay(status).label} ${count}`;
@@ -52,7 +63,7 @@ export const SummaryBar = memo(function SummaryBar({
           );
         })}
       </div>
-      <dl className="flex flex-wrap gap-x-6 gap-y-1">
+      <dl className="flex shrink-0 flex-nowrap gap-x-6">
         <div>
           <dt className="text-xs text-slate-600 dark:text-slate-400">Spent today</dt>
           <dd className="font-medium tabular-nums" data-testid="summary-spend-today">

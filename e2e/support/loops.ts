@@ -54,11 +54,19 @@ export async function control(page: Page, name: string) {
 }
 
 export async function noHorizontalScroll(page: Page) {
-  const [scroll, client] = await page.evaluate(() => [
-    document.documentElement.scrollWidth,
-    document.documentElement.clientWidth,
-  ]);
-  expect(scroll, `page is ${scroll}px wide in a ${client}px viewport`).toBeLessThanOrEqual(client);
+  const [scroll, client, culprit] = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // The innermost element that sticks out, so a failure names what to fix.
+    const outside = [...document.querySelectorAll("body *")].filter(
+      (el) => el.getBoundingClientRect().right > width + 1 && el.children.length === 0,
+    );
+    const el = outside[0];
+    const name = el ? `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 60)}"` : "none";
+    return [document.documentElement.scrollWidth, width, name] as const;
+  });
+  expect(scroll, `page is ${scroll}px wide in a ${client}px viewport (sticking out: ${culprit})`).toBeLessThanOrEqual(
+    client,
+  );
 }
 
 export const shot = (page: Page, name: string) =>
