@@ -212,56 +212,59 @@ export function AlertsSection() {
 
       <h3 className="mb-2 text-sm font-medium">Delivery log</h3>
       {log.data?.length === 0 && <EmptyState title="Nothing sent yet" />}
-      <table className="w-full text-left text-sm" aria-label="Alert deliveries">
-        <thead className="text-xs text-slate-600 dark:text-slate-400">
-          <tr>
-            <th className="py-1 font-medium">Queued</th>
-            <th className="font-medium">Channel</th>
-            <th className="font-medium">Alert</th>
-            <th className="font-medium">Status</th>
-            <th className="font-medium">Attempts</th>
-            <th className="font-medium">Last answer</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {log.data?.map((d) => (
-            <tr key={d.id} data-status={d.status}>
-              <td className="py-1.5">
-                <LocalTime date={d.createdAt} />
-              </td>
-              <td>{d.channel.name}</td>
-              <td>
-                {d.kind}
-                {d.loopId && (
-                  <a className="ml-1 text-sky-700 underline dark:text-sky-400" href={`/loops/${d.loopId}`}>
-                    loop
-                  </a>
-                )}
-              </td>
-              <td>
-                <Badge tone={STATUS_TONE[d.status] ?? "neutral"}>
-                  {d.status === "dead" ? "dead letter" : d.status}
-                </Badge>
-              </td>
-              <td>{d.attempts}</td>
-              <td
-                className="max-w-xs truncate text-xs text-slate-600 dark:text-slate-400"
-                title={d.lastError ?? undefined}
-              >
-                {d.lastError ?? (d.lastStatus ? `HTTP ${d.lastStatus}` : "")}
-              </td>
-              <td>
-                {d.status === "dead" && (
-                  <Button variant="ghost" onClick={() => retry.mutate({ id: d.id })} disabled={retry.isPending}>
-                    Retry
-                  </Button>
-                )}
-              </td>
+      {/* Seven columns do not fit a phone: the log scrolls sideways on its own, not the page. */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Alert deliveries, scrollable">
+        <table className="w-full text-left text-sm" aria-label="Alert deliveries">
+          <thead className="text-xs text-slate-600 dark:text-slate-400">
+            <tr>
+              <th className="py-1 font-medium">Queued</th>
+              <th className="font-medium">Channel</th>
+              <th className="font-medium">Alert</th>
+              <th className="font-medium">Status</th>
+              <th className="font-medium">Attempts</th>
+              <th className="font-medium">Last answer</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {log.data?.map((d) => (
+              <tr key={d.id} data-status={d.status}>
+                <td className="py-1.5">
+                  <LocalTime date={d.createdAt} />
+                </td>
+                <td>{d.channel.name}</td>
+                <td>
+                  {d.kind}
+                  {d.loopId && (
+                    <a className="ml-1 text-sky-700 underline dark:text-sky-400" href={`/loops/${d.loopId}`}>
+                      loop
+                    </a>
+                  )}
+                </td>
+                <td>
+                  <Badge tone={STATUS_TONE[d.status] ?? "neutral"}>
+                    {d.status === "dead" ? "dead letter" : d.status}
+                  </Badge>
+                </td>
+                <td>{d.attempts}</td>
+                <td
+                  className="max-w-xs truncate text-xs text-slate-600 dark:text-slate-400"
+                  title={d.lastError ?? undefined}
+                >
+                  {d.lastError ?? (d.lastStatus ? `HTTP ${d.lastStatus}` : "")}
+                </td>
+                <td>
+                  {d.status === "dead" && (
+                    <Button variant="ghost" onClick={() => retry.mutate({ id: d.id })} disabled={retry.isPending}>
+                      Retry
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </Section>
   );
 }
