@@ -39,7 +39,8 @@ export default async function SettingsPage() {
           </dd>
         </dl>
       </section>
-      <div className="mt-6 grid gap-6">
+      {/* A track that may shrink: a wide table scrolls inside its section instead of widening the page. */}
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6">
         <Section
           title="Keyboard"
           description="Single keys act on the loop page (press ? there for the list). Turn them off if they get in the way of speech input or other tools."
