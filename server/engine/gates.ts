@@ -91,6 +91,11 @@ function clearGate(snapshot: LoopSnapshot, gate: PendingGate): LoopSnapshot {
   return { ...snapshot, gate: null, gatesCleared: cleared };
 }
 
+/** The audit reason of a gate decision, shared by the decision event and the status change it causes. */
+function decisionWhy(gate: { kind: string }, decision: GateDecision, byDefault: boolean): string {
+  return byDefault ? `deadline passed: default action ${decision}` : `${decision} at ${gate.kind} gate`;
+}
+
 /** Records the decision and closes the gate, without its effect on the loop (see resolveGate). */
 export function closeGate(
   snapshot: LoopSnapshot,
@@ -103,7 +108,7 @@ export function closeGate(
 ): LoopSnapshot {
   const gate = snapshot.gate;
   if (gate === null) return snapshot;
-  const why = byDefault ? `deadline passed: default action ${decision}` : `${decision} at ${gate.kind} gate`;
+  const why = decisionWhy(gate, decision, byDefault);
   out.push(
     stamp(snapshot, now, actor, comment ?? why, {
       type: "approval_decided",
@@ -128,7 +133,7 @@ export function resolveGate(
 ): LoopSnapshot {
   const gate = snapshot.gate;
   if (gate === null) return snapshot;
-  const why = byDefault ? `deadline passed: default action ${decision}` : `${decision} at ${gate.kind} gate`;
+  const why = decisionWhy(gate, decision, byDefault);
   let next = closeGate(snapshot, decision, comment, actor, now, out, byDefault);
   if (comment !== null && comment.trim() !== "") {
     const approvalComments = [...next.inbox.approvalComments, { text: comment, by: actor, at: now }];
