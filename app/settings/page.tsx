@@ -26,11 +26,12 @@ export default async function SettingsPage() {
       <h1 className="mb-6 text-2xl font-semibold tracking-tight">Settings</h1>
       <section className="rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
         <h2 className="mb-3 font-medium">System</h2>
-        <dl className="grid grid-cols-[10rem_1fr] gap-y-2 text-sm">
+        {/* At phone width each value goes under its label, so a long one never squeezes into a narrow column. */}
+        <dl className="grid grid-cols-1 gap-y-1 text-sm sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-y-2">
           {rows.map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="text-slate-600 dark:text-slate-400">{k}</dt>
-              <dd className="font-mono">{v}</dd>
+              <dd className="mb-2 font-mono break-words sm:mb-0">{v}</dd>
             </div>
           ))}
           <dt className="text-slate-600 dark:text-slate-400">Agent sandbox</dt>

@@ -50,9 +50,8 @@ export const loopControlsRouter = router({
     .input(target.extend({ comment: comment.min(1, "say what should change") }))
     .mutation(({ ctx, input }) => send(ctx, input, { kind: "request_changes", comment: input.comment })),
   /** The operator's answer to the agent's question; an empty message continues without one. CONFLICT unless the loop waits for an answer. */
-  answer: operator
+  answer: control
     .input(target.extend({ message: z.string().trim().max(4000).default("") }))
-    .output(controlOutput)
     .mutation(({ ctx, input }) => send(ctx, input, { kind: "answer", message: input.message })),
   updateLimits: control
     .input(target.extend({ patch: z.record(z.string(), z.unknown()) }))
