@@ -124,7 +124,9 @@ export class PgStepDriver implements StepDriver {
 
   constructor(url: string, max: number, Client: typeof pg.Client) {
     this.pool = new pg.Pool({ connectionString: url, max, keepAlive: true, connectionTimeoutMillis: 10_000, Client });
-    this.pool.on("error", (error) => console.warn(`postgresql step pool error (retried on next use): ${error.message}`));
+    this.pool.on("error", (error) =>
+      console.warn(`postgresql step pool error (retried on next use): ${error.message}`),
+    );
   }
 
   private query(client: pg.PoolClient, { sql, params }: Statement): Promise<pg.QueryResult> {

@@ -112,7 +112,11 @@ function assignments(dialect: Dialect, table: string, data: Record<string, unkno
   return { sets, params };
 }
 
-function* appendEvents(dialect: Dialect, events: NewLoopEvent[], now: Date): Generator<Statement, void, StatementResult> {
+function* appendEvents(
+  dialect: Dialect,
+  events: NewLoopEvent[],
+  now: Date,
+): Generator<Statement, void, StatementResult> {
   if (events.length === 0) return;
   const rows = events.map((e) => ({ ...toRow(e), payload: toRow(e).payload ?? null, createdAt: now }));
   const alertable = events.some((e) => ALERTABLE_EVENT_TYPES.has(e.type));
