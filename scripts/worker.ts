@@ -28,7 +28,8 @@ const worker = startWorker({
   log: (m) => console.warn(m),
 });
 console.log(
-  `Ralph Control worker ${worker.runtime.instanceId}: ${db.kind}, up to ${env.RALPH_WORKER_CONCURRENCY} loops at once`,
+  `Ralph Control worker ${worker.runtime.instanceId}: ${db.kind}, up to ${env.RALPH_WORKER_CONCURRENCY} loops at once, ` +
+    (db.stepCommit?.groupCommitMs ? `group commit ${db.stepCommit.groupCommitMs} ms` : "group commit off"),
 );
 
 let stopping = false;

@@ -71,6 +71,9 @@ const envSchema = z.object({
   RALPH_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
   RALPH_HEARTBEAT_MS: z.coerce.number().int().min(50).default(2_000),
   RALPH_SLICE_BUDGET_MS: z.coerce.number().int().min(1000).default(55_000),
+  // Group commit: how long a step commit waits (ms) for those of other loops in
+  // this process to share its transaction and fsync. 0: each commits alone.
+  RALPH_GROUP_COMMIT_MS: z.coerce.number().int().min(0).max(50).default(2),
   RALPH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   // Slices one app instance runs at once (the rest wait their turn).
   RALPH_APP_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),

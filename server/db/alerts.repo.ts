@@ -28,30 +28,27 @@ export const loopIdsOf = (channel: { loopIds: string }) => channel.loopIds.split
 /** The idempotency key of an event's alert on one channel: the same on every attempt, by any deliverer. */
 export const deliveryIdFor = (eventId: number, channelId: string) => `evt-${eventId}-${channelId}`;
 
-/** Fills the outbox for stored events; called inside the transaction that appended them. */
-export async function enqueueAlerts(
-  tx: Tx | Db,
-  events: { id: number; loopId: string | null; type: string; payload: unknown }[],
+/** The alertable events among `events`, with their kind. */
+export function alertsOf<E extends { type: string; payload: unknown }>(events: E[]) {
+  return events.flatMap((event) => {
+    const kind = alertKindOf(event);
+    return kind ? [{ event, kind }] : [];
+  });
+}
+
+/**
+ * The outbox rows for alerts, given the enabled channels and the loops' active
+ * mutes. Pure, so the Prisma path and the lean step commit fill it alike.
+ */
+export function deliveryRows(
+  alerts: { event: { id: number; loopId: string | null }; kind: AlertKind }[],
+  channels: { id: string; events: string; loopIds: string }[],
+  mutes: { loopId: string; kind: string }[],
   now: Date,
-): Promise<number> {
-  const alerts = events.flatMap((e) => {
-    const kind = alertKindOf(e);
-    return kind ? [{ event: e, kind }] : [];
-  });
-  if (alerts.length === 0) return 0;
-  const channels = await tx.alertChannel.findMany({
-    where: { enabled: true },
-    select: { id: true, events: true, loopIds: true },
-  });
-  if (channels.length === 0) return 0;
-  const loopIds = [...new Set(alerts.flatMap((a) => (a.event.loopId ? [a.event.loopId] : [])))];
-  const mutes = await tx.alertMute.findMany({
-    where: { loopId: { in: loopIds }, OR: [{ until: null }, { until: { gt: now } }] },
-    select: { loopId: true, kind: true },
-  });
+) {
   const muted = (loopId: string | null, kind: AlertKind) =>
     mutes.some((m) => m.loopId === loopId && (m.kind === kind || m.kind === "*"));
-  const rows = alerts.flatMap(({ event, kind }) =>
+  return alerts.flatMap(({ event, kind }) =>
     muted(event.loopId, kind)
       ? []
       : channels
@@ -67,6 +64,27 @@ export async function enqueueAlerts(
             createdAt: now,
           })),
   );
+}
+
+/** Fills the outbox for stored events; called inside the transaction that appended them. */
+export async function enqueueAlerts(
+  tx: Tx | Db,
+  events: { id: number; loopId: string | null; type: string; payload: unknown }[],
+  now: Date,
+): Promise<number> {
+  const alerts = alertsOf(events);
+  if (alerts.length === 0) return 0;
+  const channels = await tx.alertChannel.findMany({
+    where: { enabled: true },
+    select: { id: true, events: true, loopIds: true },
+  });
+  if (channels.length === 0) return 0;
+  const loopIds = [...new Set(alerts.flatMap((a) => (a.event.loopId ? [a.event.loopId] : [])))];
+  const mutes = await tx.alertMute.findMany({
+    where: { loopId: { in: loopIds }, OR: [{ until: null }, { until: { gt: now } }] },
+    select: { loopId: true, kind: true },
+  });
+  const rows = deliveryRows(alerts, channels, mutes, now);
   if (rows.length) await tx.alertDelivery.createMany({ data: rows });
   return rows.length;
 }

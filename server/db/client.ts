@@ -8,6 +8,9 @@ import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PgPrismaClient } from "./generated/postgresql/client";
 import type { DatabaseKind, DatabaseTarget } from "./database-target";
 import { scrubText } from "./text-scrub";
+import { GroupCommitter, type GroupCommitStats } from "./group-commit";
+import { ConnectionLock, PgStepDriver, SqliteStepDriver, type SqliteConnection } from "./step-commit-drivers";
+import type BetterSqlite3 from "better-sqlite3";
 
 export type Db = SqlitePrismaClient;
 
@@ -15,7 +18,19 @@ export interface Database {
   kind: DatabaseKind;
   target: DatabaseTarget;
   prisma: Db;
+  /** The lean step commit (null: commitStep goes through Prisma). */
+  stepCommit: { groupCommitMs: number; stats: GroupCommitStats } | null;
   close(): Promise<void>;
+}
+
+/** How long a step commit waits for company by default (RALPH_GROUP_COMMIT_MS). */
+export const DEFAULT_GROUP_COMMIT_MS = 2;
+
+// The lean committer of each opened client, found by commitStep from the client it is given.
+const committers = new WeakMap<object, GroupCommitter>();
+
+export function stepCommitterOf(db: Db): GroupCommitter | undefined {
+  return committers.get(db);
 }
 
 /**
@@ -32,18 +47,57 @@ export interface Database {
 export const SQLITE_PRAGMAS =
   "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;";
 
-function sqliteFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
+/**
+ * The adapter's single better-sqlite3 connection, shared with the lean step
+ * commit. Prisma's interactive transactions and the lean batches take one lock
+ * in turn, so a lean batch never runs inside a transaction Prisma has open.
+ */
+function sqliteFactory(url: string, onConnect: (connection: SqliteConnection) => void) {
   const inner = new PrismaBetterSqlite3({ url, timeout: 5000 }, { timestampFormat: "iso8601" });
-  return {
+  const factory: SqlMigrationAwareDriverAdapterFactory = {
     provider: inner.provider,
     adapterName: inner.adapterName,
     async connect(): Promise<SqlDriverAdapter> {
       const adapter = await inner.connect();
       await adapter.executeScript(SQLITE_PRAGMAS);
-      return adapter;
+      const lock = new ConnectionLock();
+      onConnect({ client: (adapter as unknown as { client: BetterSqlite3.Database }).client, lock });
+      return withTransactionLock(adapter, lock);
     },
     connectToShadowDb: () => inner.connectToShadowDb(),
   };
+  return factory;
+}
+
+/** The adapter, with startTransaction holding `lock` until its commit or rollback. */
+function withTransactionLock(adapter: SqlDriverAdapter, lock: ConnectionLock): SqlDriverAdapter {
+  const startTransaction: SqlDriverAdapter["startTransaction"] = async (isolationLevel) => {
+    const release = await lock.acquire();
+    try {
+      const tx = await adapter.startTransaction(isolationLevel);
+      let released = false;
+      const once = () => {
+        if (!released) release();
+        released = true;
+      };
+      const commit = tx.commit.bind(tx);
+      const rollback = tx.rollback.bind(tx);
+      tx.commit = () => commit().finally(once);
+      tx.rollback = () => rollback().finally(once);
+      return tx;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+  // The adapter keeps private fields: its own methods must run with itself as `this`.
+  return new Proxy(adapter, {
+    get(target, prop) {
+      if (prop === "startTransaction") return startTransaction;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** Logs a dropped pooled connection instead of letting it become an unhandled 'error' event. */
@@ -72,19 +126,51 @@ function pgAdapter(url: string, max: number) {
   );
 }
 
-export function openDatabase(target: DatabaseTarget, options: { poolSize?: number } = {}): Database {
+export interface OpenOptions {
+  poolSize?: number;
+  /** Group commit window in ms (0: each step commits alone). */
+  groupCommitMs?: number;
+  /** false: step commits go through Prisma (the bench's baseline). */
+  leanStepCommit?: boolean;
+}
+
+export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
+  let sqlite: SqliteConnection | undefined;
   const base =
     target.kind === "sqlite"
-      ? new SqlitePrismaClient({ adapter: sqliteFactory(target.url) })
+      ? new SqlitePrismaClient({ adapter: sqliteFactory(target.url, (c) => (sqlite = c)) })
       : (new PgPrismaClient({ adapter: pgAdapter(target.url, options.poolSize ?? 10) }) as unknown as Db);
   // Every model operation's arguments (data and filters) lose their NULs here, once for both providers.
   const prisma = base.$extends({
     query: { $allModels: { $allOperations: ({ args, query }) => query(scrubText(args)) } },
   }) as unknown as Db;
+  const groupCommitMs = options.groupCommitMs ?? DEFAULT_GROUP_COMMIT_MS;
+  let committer: GroupCommitter | null = null;
+  if (options.leanStepCommit !== false) {
+    const driver =
+      target.kind === "sqlite"
+        ? new SqliteStepDriver(async () => {
+            // Prisma connects lazily; the lean path needs the connection it makes.
+            if (!sqlite) await prisma.$connect();
+            if (!sqlite) throw new Error("the SQLite connection is not open");
+            return sqlite;
+          })
+        : new PgStepDriver(target.url, 4, GuardedClient);
+    // SQLite has one writer: batches follow each other. PostgreSQL may overlap two.
+    committer = new GroupCommitter(driver, groupCommitMs, {
+      maxBatch: 256,
+      concurrency: target.kind === "sqlite" ? 1 : 2,
+    });
+    committers.set(prisma, committer);
+  }
   return {
     kind: target.kind,
     target,
     prisma,
-    close: () => prisma.$disconnect(),
+    stepCommit: committer ? { groupCommitMs, stats: committer.stats } : null,
+    close: async () => {
+      await committer?.close();
+      await prisma.$disconnect();
+    },
   };
 }

@@ -7,6 +7,9 @@ const globalForDb = globalThis as unknown as { ralphDatabase?: Database };
 
 /** Kept on globalThis so dev-mode module reloads reuse one connection pool. */
 export function getDatabase(): Database {
-  globalForDb.ralphDatabase ??= openDatabase(resolveDatabaseTarget(getEnv().DATABASE_URL, process.cwd()));
+  const env = getEnv();
+  globalForDb.ralphDatabase ??= openDatabase(resolveDatabaseTarget(env.DATABASE_URL, process.cwd()), {
+    groupCommitMs: env.RALPH_GROUP_COMMIT_MS,
+  });
   return globalForDb.ralphDatabase;
 }

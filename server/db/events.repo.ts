@@ -27,7 +27,8 @@ export interface StoredLoopEvent {
   createdAt: Date;
 }
 
-const toRow = (e: NewLoopEvent): Prisma.LoopEventCreateManyInput => ({
+/** An event as stored (the lean step commit writes the same row). */
+export const toRow = (e: NewLoopEvent): Prisma.LoopEventCreateManyInput => ({
   loopId: e.loopId,
   type: e.type,
   actorId: e.actorId ?? null,

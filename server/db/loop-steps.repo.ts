@@ -3,7 +3,7 @@
 // outcomes, fenced: by the lease for a runtime (one that lost its lease writes
 // nothing), by the version for a service applying controls to an idle loop.
 // A crash can never leave them out of step.
-import type { Db } from "./client";
+import { stepCommitterOf, type Db } from "./client";
 import { appendEvents, type NewLoopEvent } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
 import { parseInflightAgent, type InflightAgent } from "./agent-runs.repo";
@@ -16,6 +16,7 @@ import {
   type ControlSettlement,
   type NewControlRequest,
 } from "./controls.repo";
+import { StaleLoopError } from "./step-errors";
 import { inTransaction, type Tx } from "./tx";
 
 export interface CheckpointRow {
@@ -30,13 +31,7 @@ export type IterationRow = Omit<Prisma.IterationCreateManyInput, "loopId" | "att
 /** Who may write: the runtime holding the lease, or anyone who read this version of an unleased loop. */
 export type StepFence = { owner: string } | { version: number };
 
-/** The loop moved on under an idle-loop write (a runtime claimed it, or another write landed first). */
-export class StaleLoopError extends Error {
-  constructor(readonly loopId: string) {
-    super(`loop ${loopId} changed since it was read`);
-    this.name = "StaleLoopError";
-  }
-}
+export { StaleLoopError };
 
 export interface StepWrite {
   loopId: string;
@@ -92,7 +87,15 @@ async function fencedLoopUpdate(tx: Tx, write: StepWrite, extra: Prisma.LoopUpda
  * Stores one safe point. Returns whether the lease was given back: a runtime
  * keeps it when requests arrived after it read them, and applies them next.
  */
-export async function commitStep(db: Db, write: StepWrite): Promise<{ released: boolean }> {
+export function commitStep(db: Db, write: StepWrite): Promise<{ released: boolean }> {
+  // The lean path (prepared statements, group commit; step-commit-sql.ts) runs
+  // the same statements; this Prisma version stays for clients opened without it.
+  const lean = stepCommitterOf(db);
+  return lean ? lean.commit(write) : commitStepViaPrisma(db, write);
+}
+
+/** commitStep through Prisma's interactive transaction: the reference the lean path is tested against. */
+export async function commitStepViaPrisma(db: Db, write: StepWrite): Promise<{ released: boolean }> {
   return inTransaction(db, async (tx) => {
     // The next iteration follows at once: mark it in flight in this same
     // write, so an iteration costs one commit. A crash before it really starts

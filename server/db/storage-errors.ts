@@ -4,8 +4,13 @@ import { Prisma } from "./generated/sqlite/client";
 
 const codeOf = (error: unknown) => (error instanceof Prisma.PrismaClientKnownRequestError ? error.code : undefined);
 
-/** Unique constraint violation (P2002) or a failed compare-and-set write. */
-export const isStorageConflict = (error: unknown) => codeOf(error) === "P2002";
+// The same violation raised by the drivers themselves (the lean step commit).
+const UNIQUE_DRIVER_CODES = new Set(["SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "23505"]);
+
+/** Unique constraint violation (P2002, or the driver's own code) or a failed compare-and-set write. */
+export const isStorageConflict = (error: unknown) =>
+  codeOf(error) === "P2002" ||
+  (!!error && typeof error === "object" && UNIQUE_DRIVER_CODES.has(String((error as { code?: unknown }).code)));
 /** An update or delete found no record (P2025). */
 export const isStorageNotFound = (error: unknown) => codeOf(error) === "P2025";
 

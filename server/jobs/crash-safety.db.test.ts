@@ -55,20 +55,44 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
     const dir = mkdtempSync(join(tmpdir(), "ralph-crash-"));
     const countFile = join(dir, "calls.txt");
     const ids = await createLoops(20, countFile, 400, 3);
-    const first = spawnWorker(temp().target);
+    // Group commit on, with a window wide enough that the 20 loops' steps share transactions.
+    const grouped = { RALPH_GROUP_COMMIT_MS: "5" };
+    const first = spawnWorker(temp().target, grouped);
     workers.push(first);
-    // Wait until every loop has an iteration in flight, then kill -9.
     await waitFor(
-      () => db().prisma.loop.count({ where: { id: { in: ids }, inflightIteration: { not: null } } }),
+      async () => first.output(),
+      (out) => out.includes("Ralph Control worker"),
+      30_000,
+    );
+    expect(first.output()).toMatch(/group commit 5 ms/);
+    // Wait until every loop has an iteration in flight and some loop has moved
+    // past an acknowledged step (the agent was called for the next iteration), then kill -9.
+    const movedOn = () => readCalls(countFile).some((c) => c.iteration > 1);
+    await waitFor(
+      async () =>
+        movedOn() ? db().prisma.loop.count({ where: { id: { in: ids }, inflightIteration: { not: null } } }) : 0,
       (n) => n === 20,
       60_000,
     );
     first.child.kill("SIGKILL");
     await first.exited;
+    // A loop calls its agent for iteration n+1 only once the commit of n resolved: those were acknowledged.
+    const callsAtKill = readCalls(countFile);
+    const acknowledged = callsAtKill.filter((c) =>
+      callsAtKill.some((d) => d.loopId === c.loopId && d.iteration === c.iteration + 1),
+    );
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const durable = await db().prisma.iteration.findMany({
+      where: { loopId: { in: ids }, status: { not: "interrupted" } },
+      select: { id: true, loopId: true, number: true },
+    });
+    for (const a of acknowledged)
+      expect(durable.some((r) => r.loopId === a.loopId && r.number === a.iteration)).toBe(true);
 
-    const second = spawnWorker(temp().target);
+    const second = spawnWorker(temp().target, grouped);
     workers.push(second);
     await allEnded(ids);
+    expect(second.output()).toMatch(/group commit 5 ms/);
 
     const loops = await db().prisma.loop.findMany({ where: { id: { in: ids } } });
     const rows = await db().prisma.iteration.findMany({ where: { loopId: { in: ids } } });
@@ -92,6 +116,12 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
       expect(loop.tokensIn).toBe(300);
     }
     expect(interrupted).toBe(20);
+    // What was acknowledged before the kill is still there, the same row, and its agent never ran again.
+    const finalIds = new Set(rows.map((r) => r.id));
+    for (const r of durable) expect(finalIds.has(r.id)).toBe(true);
+    const calls = readCalls(countFile);
+    for (const a of acknowledged)
+      expect(calls.filter((c) => c.loopId === a.loopId && c.iteration === a.iteration)).toHaveLength(1);
   }, 120_000);
 
   it("a worker that stops heartbeating loses its loops, and cannot write when it comes back", async () => {

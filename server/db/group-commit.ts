@@ -1,0 +1,111 @@
+// Group commit: step commits of concurrent loops in one process that arrive
+// within a few milliseconds share one transaction, so one fsync makes them all
+// durable. Each write runs inside its own savepoint, so one that fails its
+// fence (or any other check) rolls back alone and fails alone; every caller's
+// promise settles only after the shared COMMIT returned.
+import type { StepWrite } from "./loop-steps.repo";
+
+export type StepOutcome = { ok: true; value: { released: boolean } } | { ok: false; error: unknown };
+
+/** Runs writes in one transaction; one outcome per write, in order. */
+export interface StepDriver {
+  runBatch(writes: StepWrite[]): Promise<StepOutcome[]>;
+  close(): Promise<void>;
+}
+
+export interface GroupCommitStats {
+  /** Transactions committed (or attempted) by the lean path. */
+  transactions: number;
+  /** Step writes those transactions carried. */
+  writes: number;
+  largestBatch: number;
+}
+
+interface Waiting {
+  write: StepWrite;
+  resolve: (value: { released: boolean }) => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommitter {
+  readonly stats: GroupCommitStats = { transactions: 0, writes: 0, largestBatch: 0 };
+  private queue: Waiting[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private due = false;
+  private running = 0;
+
+  /**
+   * `windowMs`: how long the first write of a batch waits for company (0: every
+   * write commits alone, at once). `maxBatch` flushes early; `concurrency` is
+   * how many batches may be committing at once (SQLite has one writer anyway).
+   */
+  constructor(
+    private readonly driver: StepDriver,
+    readonly windowMs: number,
+    private readonly options: { maxBatch: number; concurrency: number },
+  ) {}
+
+  commit(write: StepWrite): Promise<{ released: boolean }> {
+    if (this.windowMs <= 0) return this.runAlone(write);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ write, resolve, reject });
+      if (this.queue.length >= this.options.maxBatch) this.due = true;
+      else this.timer ??= setTimeout(this.onTimer, this.windowMs);
+      this.kick();
+    });
+  }
+
+  close() {
+    if (this.timer) clearTimeout(this.timer);
+    return this.driver.close();
+  }
+
+  private onTimer = () => {
+    this.timer = null;
+    this.due = true;
+    this.kick();
+  };
+
+  private async runAlone(write: StepWrite) {
+    this.count(1);
+    const [outcome] = await this.driver.runBatch([write]);
+    if (!outcome!.ok) throw outcome!.error;
+    return outcome!.value;
+  }
+
+  private count(size: number) {
+    this.stats.transactions++;
+    this.stats.writes += size;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, size);
+  }
+
+  private kick() {
+    while (this.due && this.queue.length && this.running < this.options.concurrency) {
+      const batch = this.queue.splice(0, this.options.maxBatch);
+      if (this.queue.length === 0) {
+        this.due = false;
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = null;
+      }
+      this.running++;
+      this.count(batch.length);
+      void this.driver
+        .runBatch(batch.map((w) => w.write))
+        .then(
+          (outcomes) =>
+            batch.forEach((w, i) => {
+              const outcome = outcomes[i]!;
+              if (outcome.ok) w.resolve(outcome.value);
+              else w.reject(outcome.error);
+            }),
+          (error: unknown) => batch.forEach((w) => w.reject(error)),
+        )
+        .finally(() => {
+          this.running--;
+          // What arrived during that commit has waited already: it goes next.
+          if (this.queue.length) this.due = true;
+          this.kick();
+        });
+    }
+  }
+}

@@ -1,0 +1,185 @@
+// The lean step commit's two drivers: prepared statements on better-sqlite3
+// (the very connection Prisma's adapter uses) and named prepared statements on
+// a pooled pg client. Both run a batch of step writes in one transaction, each
+// write in its own savepoint when there are several.
+import type BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
+import type { StepDriver, StepOutcome } from "./group-commit";
+import type { StepWrite } from "./loop-steps.repo";
+import { stepProgram, type Statement, type StatementResult, type StepProgram } from "./step-commit-sql";
+
+/** A FIFO lock: Prisma's interactive transactions and lean batches take turns on SQLite's one connection. */
+export class ConnectionLock {
+  private tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.tail.then(() => release);
+    this.tail = this.tail.then(() => held);
+    return ready;
+  }
+}
+
+export interface SqliteConnection {
+  client: BetterSqlite3.Database;
+  lock: ConnectionLock;
+}
+
+const SAVEPOINT = "step_write";
+
+/**
+ * SQLite: the whole batch runs synchronously between BEGIN IMMEDIATE and
+ * COMMIT, holding the lock Prisma's transactions take too. Nothing else can
+ * run on the connection meanwhile (no await inside), so no foreign query ever
+ * joins this transaction, and no second connection can deadlock against
+ * Prisma's own transaction in this process.
+ */
+export class SqliteStepDriver implements StepDriver {
+  private statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+  constructor(private readonly connection: () => Promise<SqliteConnection>) {}
+
+  async runBatch(writes: StepWrite[]): Promise<StepOutcome[]> {
+    const { client, lock } = await this.connection();
+    const release = await lock.acquire();
+    try {
+      return this.runLocked(client, writes);
+    } finally {
+      release();
+    }
+  }
+
+  close() {
+    return Promise.resolve();
+  }
+
+  private prepared(client: BetterSqlite3.Database, sql: string) {
+    let cache = this.statements.get(client);
+    if (!cache) this.statements.set(client, (cache = new Map()));
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = client.prepare(sql);
+      // The adapter turns safe integers on for its connection; ids and flags here are small.
+      if (statement.reader) statement.safeIntegers(false);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private run(client: BetterSqlite3.Database, { sql, params }: Statement): StatementResult {
+    const statement = this.prepared(client, sql);
+    if (statement.reader) {
+      const rows = statement.all(...params) as Record<string, unknown>[];
+      return { changes: rows.length, rows };
+    }
+    return { changes: statement.run(...params).changes, rows: [] };
+  }
+
+  private drive(client: BetterSqlite3.Database, program: StepProgram) {
+    let next = program.next();
+    while (!next.done) next = program.next(this.run(client, next.value));
+    return next.value;
+  }
+
+  private runLocked(client: BetterSqlite3.Database, writes: StepWrite[]): StepOutcome[] {
+    const now = new Date();
+    const alone = writes.length === 1;
+    const exec = (sql: string) => this.prepared(client, sql).run();
+    const outcomes: StepOutcome[] = [];
+    try {
+      exec("BEGIN IMMEDIATE");
+      for (const write of writes) {
+        if (!alone) exec(`SAVEPOINT ${SAVEPOINT}`);
+        try {
+          outcomes.push({ ok: true, value: this.drive(client, stepProgram("sqlite", write, now)) });
+          if (!alone) exec(`RELEASE ${SAVEPOINT}`);
+        } catch (error) {
+          // Alone, or SQLite rolled the whole transaction back (I/O error, full disk): fail the batch.
+          if (alone || !client.inTransaction) throw error;
+          exec(`ROLLBACK TO ${SAVEPOINT}`);
+          exec(`RELEASE ${SAVEPOINT}`);
+          outcomes.push({ ok: false, error });
+        }
+      }
+      exec("COMMIT");
+      return outcomes;
+    } catch (error) {
+      if (client.inTransaction) exec("ROLLBACK");
+      return writes.map(() => ({ ok: false, error }));
+    }
+  }
+}
+
+/** Numbers `?` placeholders for PostgreSQL (the step SQL has no literals that contain one). */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+/** PostgreSQL: one pooled client per batch, statements prepared once per connection by name. */
+export class PgStepDriver implements StepDriver {
+  private readonly pool: pg.Pool;
+  private readonly names = new Map<string, { name: string; text: string }>();
+
+  constructor(url: string, max: number, Client: typeof pg.Client) {
+    this.pool = new pg.Pool({ connectionString: url, max, keepAlive: true, connectionTimeoutMillis: 10_000, Client });
+    this.pool.on("error", (error) =>
+      console.warn(`postgresql step pool error (retried on next use): ${error.message}`),
+    );
+  }
+
+  private query(client: pg.PoolClient, { sql, params }: Statement): Promise<pg.QueryResult> {
+    let named = this.names.get(sql);
+    if (!named) this.names.set(sql, (named = { name: `ralph_step_${this.names.size}`, text: numbered(sql) }));
+    return client.query({ name: named.name, text: named.text, values: params });
+  }
+
+  private async drive(client: pg.PoolClient, program: StepProgram) {
+    let next = program.next();
+    while (!next.done) {
+      const result = await this.query(client, next.value);
+      next = program.next({ changes: result.rowCount ?? 0, rows: result.rows as Record<string, unknown>[] });
+    }
+    return next.value;
+  }
+
+  async runBatch(writes: StepWrite[]): Promise<StepOutcome[]> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    const now = new Date();
+    const alone = writes.length === 1;
+    const outcomes: StepOutcome[] = [];
+    try {
+      await client.query("BEGIN");
+      for (const write of writes) {
+        if (!alone) await client.query(`SAVEPOINT ${SAVEPOINT}`);
+        try {
+          outcomes.push({ ok: true, value: await this.drive(client, stepProgram("postgresql", write, now)) });
+          if (!alone) await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+        } catch (error) {
+          if (alone) throw error;
+          // A connection lost here fails the whole batch (the outer catch).
+          await client.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+          await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+          outcomes.push({ ok: false, error });
+        }
+      }
+      await client.query("COMMIT");
+      return outcomes;
+    } catch (error) {
+      try {
+        await client.query("ROLLBACK");
+      } catch (rollbackError) {
+        broken = rollbackError as Error;
+      }
+      return writes.map(() => ({ ok: false, error }));
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  close() {
+    return this.pool.end();
+  }
+}

@@ -1,0 +1,261 @@
+// The step commit as plain SQL, written once for both databases. It is a
+// generator of statements: the SQLite driver runs each one synchronously (so
+// no other query can slip into its transaction on the shared connection), the
+// PostgreSQL driver awaits each one. Values are encoded exactly as Prisma's
+// adapters encode them, so rows written here read back through Prisma alike.
+import { ALERTABLE_EVENT_TYPES } from "../alert-kinds";
+import { alertsOf, deliveryRows } from "./alerts.repo";
+import { ControlAlreadySettledError } from "./controls.repo";
+import { toRow, type NewLoopEvent } from "./events.repo";
+import { Prisma } from "./generated/sqlite/client";
+import { LeaseLostError } from "./loop-lease.repo";
+import type { StepWrite } from "./loop-steps.repo";
+import { StaleLoopError } from "./step-errors";
+import { scrubText } from "./text-scrub";
+
+export type Dialect = "sqlite" | "postgresql";
+
+export interface Statement {
+  /** `?` placeholders; the PostgreSQL driver numbers them. */
+  sql: string;
+  params: unknown[];
+}
+export interface StatementResult {
+  changes: number;
+  rows: Record<string, unknown>[];
+}
+export type StepProgram = Generator<Statement, { released: boolean }, StatementResult>;
+
+// Json columns of the tables the step commit writes: stored as JSON text (SQLite) or jsonb.
+const JSON_COLUMNS: Record<string, ReadonlySet<string>> = {
+  Loop: new Set(["config", "inflightAgent"]),
+  Iteration: new Set([
+    "evidence",
+    "scores",
+    "validation",
+    "verification",
+    "reflection",
+    "toolCalls",
+    "workspace",
+    "diagnostics",
+  ]),
+  LoopEvent: new Set(["payload"]),
+  ControlRequest: new Set(["payload"]),
+  Approval: new Set(["context"]),
+};
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** A timestamp as adapter-pg sends it (TIMESTAMP(3) without time zone, in UTC). */
+function pgTimestamp(date: Date) {
+  const ms = date.getUTCMilliseconds();
+  return (
+    `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` +
+    (ms ? `.${pad(ms, 3)}` : "")
+  );
+}
+
+/** One value as Prisma's adapter would bind it for this column. */
+export function encodeValue(dialect: Dialect, table: string, column: string, value: unknown): unknown {
+  if (value === null || value === Prisma.DbNull) return null;
+  if (JSON_COLUMNS[table]?.has(column)) return value === Prisma.JsonNull ? "null" : JSON.stringify(value);
+  if (value instanceof Date) {
+    // SQLite: the iso8601 format the app's adapter is configured with (compared as text).
+    return dialect === "sqlite" ? value.toISOString().replace("Z", "+00:00") : pgTimestamp(value);
+  }
+  if (typeof value === "boolean" && dialect === "sqlite") return value ? 1 : 0;
+  return value;
+}
+
+const q = (name: string) => `"${name}"`;
+const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+
+/** INSERT of rows that share their columns (undefined values are left to the column default). */
+function insert(dialect: Dialect, table: string, rows: Record<string, unknown>[], returning?: string): Statement {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] !== undefined)))];
+  const params: unknown[] = [];
+  for (const row of rows) for (const c of columns) params.push(encodeValue(dialect, table, c, row[c] ?? null));
+  const values = rows.map(() => `(${marks(columns.length)})`).join(", ");
+  return {
+    sql: `INSERT INTO ${q(table)} (${columns.map(q).join(", ")}) VALUES ${values}${returning ? ` RETURNING ${q(returning)}` : ""}`,
+    params,
+  };
+}
+
+/** SET clauses for an update input: plain values, `{ set }`, `{ increment }` or `{ decrement }`. */
+function assignments(dialect: Dialect, table: string, data: Record<string, unknown>) {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  for (const [column, raw] of Object.entries(data)) {
+    if (raw === undefined) continue;
+    const op =
+      raw && typeof raw === "object" && !(raw instanceof Date) && !JSON_COLUMNS[table]?.has(column)
+        ? (raw as Record<string, unknown>)
+        : null;
+    if (op && "increment" in op) {
+      sets.push(`${q(column)} = ${q(column)} + ?`);
+      params.push(op.increment);
+    } else if (op && "decrement" in op) {
+      sets.push(`${q(column)} = ${q(column)} - ?`);
+      params.push(op.decrement);
+    } else if (op && "set" in op) {
+      sets.push(`${q(column)} = ?`);
+      params.push(encodeValue(dialect, table, column, op.set));
+    } else if (op) {
+      throw new Error(`the step commit cannot apply ${Object.keys(op).join(",")} to ${table}.${column}`);
+    } else {
+      sets.push(`${q(column)} = ?`);
+      params.push(encodeValue(dialect, table, column, raw));
+    }
+  }
+  return { sets, params };
+}
+
+function* appendEvents(
+  dialect: Dialect,
+  events: NewLoopEvent[],
+  now: Date,
+): Generator<Statement, void, StatementResult> {
+  if (events.length === 0) return;
+  const rows = events.map((e) => ({ ...toRow(e), payload: toRow(e).payload ?? null, createdAt: now }));
+  const alertable = events.some((e) => ALERTABLE_EVENT_TYPES.has(e.type));
+  const stored = yield insert(dialect, "LoopEvent", rows, alertable ? "id" : undefined);
+  if (!alertable) return;
+  // Multi-row RETURNING lists rows in insertion order on both databases.
+  const alerts = alertsOf(
+    events.map((e, i) => ({ id: Number(stored.rows[i]!.id), loopId: e.loopId, type: e.type, payload: e.payload })),
+  );
+  if (alerts.length === 0) return;
+  const channels = (yield {
+    sql: `SELECT "id", "events", "loopIds" FROM "AlertChannel" WHERE "enabled" = ?`,
+    params: [encodeValue(dialect, "AlertChannel", "enabled", true)],
+  }).rows as { id: string; events: string; loopIds: string }[];
+  if (channels.length === 0) return;
+  const loopIds = [...new Set(alerts.flatMap((a) => (a.event.loopId ? [a.event.loopId] : [])))];
+  const mutes = loopIds.length
+    ? ((yield {
+        sql: `SELECT "loopId", "kind" FROM "AlertMute" WHERE "loopId" IN (${marks(loopIds.length)}) AND ("until" IS NULL OR "until" > ?)`,
+        params: [...loopIds, encodeValue(dialect, "AlertMute", "until", now)],
+      }).rows as { loopId: string; kind: string }[])
+    : [];
+  const deliveries = deliveryRows(alerts, channels, mutes, now);
+  if (deliveries.length) yield insert(dialect, "AlertDelivery", deliveries);
+}
+
+/**
+ * The statements of one safe point, in the order commitStep's Prisma version
+ * runs them (see loop-steps.repo.ts for what each part means). Throws the same
+ * fencing errors; the caller rolls back.
+ */
+export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date): StepProgram {
+  // What the Prisma client's extension does to every write: no NULs, no lone surrogates.
+  const write = scrubText(unscrubbed);
+  const enc = (table: string, column: string, value: unknown) => encodeValue(dialect, table, column, value);
+  const owner = "owner" in write.fence ? write.fence.owner : null;
+  const inflight = write.nextInflight
+    ? { inflightIteration: write.nextInflight.number, inflightAttempt: 1, inflightStartedAt: write.nextInflight.at }
+    : { inflightIteration: null, inflightAttempt: null, inflightStartedAt: null };
+  const { sets, params } = assignments(dialect, "Loop", {
+    ...(write.loop as Record<string, unknown>),
+    ...(write.checkpoint ? { checkpointId: write.checkpoint.id } : {}),
+    ...inflight,
+    inflightAgent: null,
+    updatedAt: now,
+  });
+  const fence =
+    owner !== null
+      ? { sql: `"leaseOwner" = ?`, params: [owner] }
+      : { sql: `"version" = ? AND "leaseOwner" IS NULL`, params: [(write.fence as { version: number }).version] };
+  const updated = yield {
+    sql: `UPDATE "Loop" SET ${[...sets, `"version" = "version" + 1`].join(", ")} WHERE "id" = ? AND ${fence.sql}`,
+    params: [...params, write.loopId, ...fence.params],
+  };
+  if (updated.changes !== 1) throw owner !== null ? new LeaseLostError(write.loopId) : new StaleLoopError(write.loopId);
+
+  if (write.iteration) {
+    yield insert(dialect, "Iteration", [
+      { ...(write.iteration.row as Record<string, unknown>), loopId: write.loopId, attempt: write.iteration.attempt },
+    ]);
+  }
+  if (write.checkpoint) {
+    yield insert(dialect, "Checkpoint", [{ ...write.checkpoint, loopId: write.loopId, createdAt: now }]);
+  }
+  for (const request of write.newControls ?? []) {
+    const status = request.status ?? "pending";
+    yield insert(dialect, "ControlRequest", [
+      {
+        id: request.id,
+        loopId: request.loopId,
+        kind: request.kind,
+        payload: request.payload ?? undefined,
+        actorId: request.actorId,
+        actor: request.actor,
+        reason: request.reason,
+        status,
+        result: request.result ?? null,
+        appliedAt: status !== "pending" ? now : null,
+        createdAt: now,
+      },
+    ]);
+  }
+  yield* appendEvents(dialect, write.events, now);
+  for (const ack of write.acks) {
+    const done = yield {
+      sql: `UPDATE "ControlRequest" SET "status" = ?, "result" = ?, "appliedAt" = ? WHERE "id" = ? AND "status" = ?`,
+      params: [ack.outcome, ack.note, enc("ControlRequest", "appliedAt", new Date(ack.at)), ack.requestId, "pending"],
+    };
+    if (done.changes !== 1) throw new ControlAlreadySettledError(ack.requestId);
+  }
+  if (write.ended) {
+    const pending = (yield {
+      sql: `SELECT "id", "kind", "actorId", "actor" FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? ORDER BY "createdAt" ASC, "id" ASC`,
+      params: [write.loopId, "pending"],
+    }).rows as { id: string; kind: string; actorId: string | null; actor: string }[];
+    if (pending.length) {
+      const note = `the loop ended (${String(write.loop.status)}) before this was applied`;
+      yield {
+        sql: `UPDATE "ControlRequest" SET "status" = ?, "result" = ?, "appliedAt" = ? WHERE "id" IN (${marks(pending.length)}) AND "status" = ?`,
+        params: ["rejected", note, enc("ControlRequest", "appliedAt", now), ...pending.map((p) => p.id), "pending"],
+      };
+      yield* appendEvents(
+        dialect,
+        pending.map((p) => ({
+          loopId: write.loopId,
+          type: "control_rejected",
+          actorId: p.actorId,
+          actor: p.actor,
+          reason: note,
+          payload: { requestId: p.id, command: p.kind },
+        })),
+        now,
+      );
+    }
+  }
+  for (const d of write.decidedApprovals ?? []) {
+    yield {
+      sql: `UPDATE "Approval" SET "status" = ?, "comment" = ?, "decidedBy" = ?, "decidedById" = ?, "decidedAt" = ? WHERE "id" = ? AND "status" = ?`,
+      params: [d.status, d.comment, d.by, d.byId, enc("Approval", "decidedAt", d.at), d.id, "pending"],
+    };
+  }
+  if (write.openApproval) {
+    const seen = yield { sql: `SELECT 1 AS "one" FROM "Approval" WHERE "id" = ?`, params: [write.openApproval.id] };
+    if (seen.rows.length === 0) {
+      const { context, ...approval } = write.openApproval;
+      yield insert(dialect, "Approval", [
+        { ...approval, loopId: write.loopId, context: context ?? undefined, requestedAt: now },
+      ]);
+    }
+  }
+  if (!write.release || owner === null) return { released: false };
+  const pending = yield {
+    sql: `SELECT 1 AS "one" FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? LIMIT 1`,
+    params: [write.loopId, "pending"],
+  };
+  if (pending.rows.length) return { released: false };
+  yield {
+    sql: `UPDATE "Loop" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ? WHERE "id" = ? AND "leaseOwner" = ?`,
+    params: [enc("Loop", "updatedAt", now), write.loopId, owner],
+  };
+  return { released: true };
+}

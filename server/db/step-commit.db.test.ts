@@ -1,0 +1,301 @@
+// The lean step commit (prepared statements, group commit) against the Prisma
+// version it replaces: the same write, committed both ways on twin loops, must
+// read back through Prisma identically, field for field, and fence alike.
+import { randomUUID } from "node:crypto";
+import { expect, it } from "vitest";
+import { describeEachProvider } from "../../test/db-providers";
+import { openDatabase } from "./client";
+import { Prisma } from "./generated/sqlite/client";
+import { LeaseLostError } from "./loop-lease.repo";
+import { commitStep, commitStepViaPrisma, StaleLoopError, type StepWrite } from "./loop-steps.repo";
+
+const AT = new Date("2026-11-24T01:02:03.456Z");
+const LATER = new Date("2026-11-24T01:02:04Z"); // no milliseconds: adapter-pg formats those differently
+
+describeEachProvider("lean step commit", ({ db, temp, kind }) => {
+  async function loop(lease: string | null) {
+    const id = randomUUID();
+    await db().prisma.loop.create({
+      data: {
+        id,
+        goal: "g",
+        agentKind: "command",
+        config: { a: 1 },
+        status: "running",
+        leaseOwner: lease,
+        leaseExpiresAt: lease ? LATER : null,
+        inflightAgent: { group: 1 },
+      },
+    });
+    return id;
+  }
+
+  async function pendingControl(loopId: string, id: string = randomUUID()) {
+    await db().prisma.controlRequest.create({
+      data: { id, loopId, kind: "nudge", payload: { text: "hi" }, actor: "op", actorId: null, createdAt: AT },
+    });
+    return id;
+  }
+
+  /** A write that uses every part of StepWrite, with the odd values Prisma encodes (Json, dates, booleans, nulls, NULs). */
+  async function fullWrite(loopId: string, tag: string): Promise<StepWrite> {
+    const ackId = await pendingControl(loopId, `${tag}-ack`);
+    await pendingControl(loopId, `${tag}-left`);
+    await db().prisma.approval.create({
+      data: { id: `${tag}-old-gate`, loopId, iteration: 1, gate: "every_n", context: { n: 1 } },
+    });
+    return {
+      loopId,
+      fence: { owner: "me" },
+      loop: {
+        status: "completed",
+        stopType: "completed",
+        stopReason: "done\u0000!",
+        iteration: 3,
+        costUsd: 0.125,
+        budgetUsd: null,
+        tokensIn: 10,
+        bestScore: 0.5,
+        lastScore: null,
+        lastActivityAt: AT,
+        nextRunAt: null,
+        finishedAt: LATER,
+      },
+      ended: true,
+      iteration: {
+        row: {
+          id: `${tag}-it`,
+          number: 3,
+          status: "succeeded",
+          agentId: "agent",
+          input: "in",
+          output: "out \u0000 put",
+          outputTruncated: true,
+          claimedDone: true,
+          claim: null,
+          evidence: { items: [1, "two", { three: null }], complete: true },
+          evidenceComplete: false,
+          scores: { s: { score: 0.5, reason: null } },
+          meanScore: 0.5,
+          validation: undefined,
+          verification: "a json string",
+          reflection: Prisma.DbNull,
+          toolCalls: [],
+          tokensIn: 10,
+          costUsd: 0.125,
+          startedAt: AT,
+          finishedAt: LATER,
+          durationMs: 544,
+          health: null,
+          error: null,
+          checkpointId: `${tag}-cp`,
+          askedQuestion: false,
+          diagnostics: { trace: [{ span: "x", ms: 1.5 }] },
+        },
+        attempt: 2,
+      },
+      nextInflight: { number: 4, at: AT },
+      checkpoint: { id: `${tag}-cp`, iteration: 3, state: '{"b":1,"a":2}', sha256: "f".repeat(64) },
+      events: [
+        { loopId, type: "iteration_completed", payload: { iteration: 3 } },
+        { loopId, type: "halted", actor: "op", actorId: null, reason: "done", payload: { status: "completed" } },
+        { loopId, type: "note" },
+      ],
+      acks: [{ requestId: ackId, outcome: "applied", note: "ok", at: AT.getTime() }],
+      newControls: [
+        { id: `${tag}-new`, loopId, kind: "resume", actorId: null, actor: "op", reason: null, status: "applied" },
+      ],
+      release: true,
+      openApproval: {
+        id: `${tag}-gate`,
+        iteration: 3,
+        gate: "before_completion",
+        deadlineAt: LATER,
+        defaultAction: "reject",
+        context: { why: ["x"] },
+      },
+      decidedApprovals: [{ id: `${tag}-old-gate`, status: "approved", comment: null, by: "op", byId: null, at: AT }],
+    };
+  }
+
+  /** Everything the step wrote, with the twin's own ids and write times taken out. */
+  async function stored(loopId: string, tag: string) {
+    const p = db().prisma;
+    const strip = (v: unknown) =>
+      JSON.parse(
+        JSON.stringify(v, (k, x: unknown) =>
+          ["id", "loopId", "createdAt", "updatedAt", "appliedAt", "requestedAt", "eventId", "nextAttemptAt"].includes(k)
+            ? undefined
+            : typeof x === "string"
+              ? x.replaceAll(loopId, "LOOP").replaceAll(tag, "TAG")
+              : x,
+        ),
+      );
+    const loopRow = await p.loop.findUniqueOrThrow({ where: { id: loopId } });
+    const deliveries = await p.alertDelivery.findMany({ where: { loopId }, orderBy: { kind: "asc" } });
+    return {
+      raw: { loopRow, iteration: await p.iteration.findFirst({ where: { loopId } }) },
+      loop: strip(loopRow),
+      iterations: strip(await p.iteration.findMany({ where: { loopId } })),
+      checkpoints: strip(await p.checkpoint.findMany({ where: { loopId } })),
+      events: strip(await p.loopEvent.findMany({ where: { loopId }, orderBy: { id: "asc" } })),
+      controls: strip(await p.controlRequest.findMany({ where: { loopId }, orderBy: { id: "asc" } })),
+      approvals: strip(await p.approval.findMany({ where: { loopId }, orderBy: { id: "asc" } })),
+      deliveries: strip(deliveries),
+      deliveryIds: deliveries.map((d) => d.id),
+    };
+  }
+
+  it("writes what the Prisma version writes, read back through Prisma field for field", async () => {
+    await db().prisma.alertChannel.create({
+      data: {
+        id: randomUUID(),
+        name: `ch-${randomUUID()}`,
+        kind: "webhook",
+        urlCiphertext: "x",
+        urlHost: "h",
+        secretCiphertext: "s",
+        events: "loop_ended",
+      },
+    });
+    const viaPrisma = await loop("me");
+    const viaLean = await loop("me");
+    expect(await commitStepViaPrisma(db().prisma, await fullWrite(viaPrisma, "twin-prisma"))).toEqual({
+      released: true,
+    });
+    expect(db().stepCommit).not.toBeNull();
+    expect(await commitStep(db().prisma, await fullWrite(viaLean, "twin-lean"))).toEqual({ released: true });
+
+    const expected = await stored(viaPrisma, "twin-prisma");
+    const got = await stored(viaLean, "twin-lean");
+    for (const part of ["loop", "iterations", "checkpoints", "events", "controls", "approvals", "deliveries"] as const)
+      expect(got[part], part).toEqual(expected[part]);
+    // Types as Prisma hands them back, not only their JSON.
+    expect(got.raw.loopRow.finishedAt).toEqual(LATER);
+    expect(got.raw.loopRow.inflightStartedAt).toEqual(AT);
+    expect(got.raw.loopRow.inflightAgent).toBeNull();
+    expect(got.raw.loopRow.leaseOwner).toBeNull();
+    expect(got.raw.loopRow.updatedAt).toBeInstanceOf(Date);
+    expect(got.raw.iteration?.outputTruncated).toBe(true);
+    expect(got.raw.iteration?.output).toBe("out \uFFFD put");
+    expect(got.raw.iteration?.verification).toBe("a json string");
+    expect(got.raw.iteration?.reflection).toBeNull();
+    expect(got.deliveryIds).toHaveLength(1);
+    expect(got.deliveryIds[0]).toMatch(/^evt-\d+-/);
+    // A deliverer finds the row due, comparing the lean path's timestamp in SQL.
+    expect(
+      await db().prisma.alertDelivery.count({ where: { loopId: viaLean, nextAttemptAt: { lte: new Date() } } }),
+    ).toBe(1);
+    // The left-over request was rejected with its event, as the loop ended.
+    expect(got.controls.map((c: { status: string }) => c.status).sort()).toEqual(["applied", "applied", "rejected"]);
+    // Timestamps written by the lean path compare in SQL like Prisma's own.
+    expect(await db().prisma.loop.count({ where: { id: viaLean, updatedAt: { gt: AT } } })).toBe(1);
+  });
+
+  it("fences like the Prisma version: a lost lease and a stale version write nothing", async () => {
+    const leased = await loop("someone-else");
+    const write = (loopId: string, fence: StepWrite["fence"]): StepWrite => ({
+      loopId,
+      fence,
+      loop: { iteration: 1 },
+      ended: false,
+      checkpoint: { id: randomUUID(), iteration: 1, state: "{}", sha256: "0".repeat(64) },
+      events: [{ loopId, type: "note" }],
+      acks: [],
+    });
+    await expect(commitStep(db().prisma, write(leased, { owner: "me" }))).rejects.toBeInstanceOf(LeaseLostError);
+    const idle = await loop(null);
+    await expect(commitStep(db().prisma, write(idle, { version: 7 }))).rejects.toBeInstanceOf(StaleLoopError);
+    expect(await commitStep(db().prisma, write(idle, { version: 0 }))).toEqual({ released: false });
+    expect(await db().prisma.checkpoint.count({ where: { loopId: { in: [leased] } } })).toBe(0);
+    expect(await db().prisma.loopEvent.count({ where: { loopId: leased } })).toBe(0);
+    expect((await db().prisma.loop.findUniqueOrThrow({ where: { id: idle } })).version).toBe(1);
+    // An ack for a request already settled aborts that write only.
+    const id = await loop("me");
+    const ack = { requestId: await pendingControl(id), outcome: "applied" as const, note: "", at: AT.getTime() };
+    await commitStep(db().prisma, { ...write(id, { owner: "me" }), acks: [ack] });
+    await expect(commitStep(db().prisma, { ...write(id, { owner: "me" }), acks: [ack] })).rejects.toThrow(
+      /already settled/,
+    );
+    expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).version).toBe(1);
+  });
+
+  it("group commit: concurrent steps share transactions, and one failing fence fails alone", async () => {
+    // A database of its own with a wide window, so the batches are certain to form.
+    const grouped = openDatabase(temp().target, { groupCommitMs: 20 });
+    try {
+      const ids = await Promise.all(Array.from({ length: 12 }, () => loop("me")));
+      const lost = await loop("thief");
+      const step = (loopId: string, n: number): StepWrite => ({
+        loopId,
+        fence: { owner: "me" },
+        loop: { iteration: n, lastActivityAt: AT },
+        ended: false,
+        iteration: {
+          row: {
+            id: `${loopId}:${n}`,
+            number: n,
+            status: "succeeded",
+            agentId: "a",
+            input: "",
+            startedAt: AT,
+            finishedAt: AT,
+          },
+          attempt: 1,
+        },
+        nextInflight: { number: n + 1, at: AT },
+        events: [{ loopId, type: "iteration_completed", payload: { n } }],
+        acks: [],
+      });
+      const results = await Promise.allSettled([...ids, lost].map((id) => commitStep(grouped.prisma, step(id, 1))));
+      expect(results.slice(0, -1).every((r) => r.status === "fulfilled")).toBe(true);
+      expect(results.at(-1)).toMatchObject({ status: "rejected", reason: expect.any(LeaseLostError) });
+      const stats = grouped.stepCommit!.stats;
+      expect(stats.writes).toBe(13);
+      expect(stats.transactions).toBeLessThan(13);
+      expect(stats.largestBatch).toBeGreaterThan(1);
+      // Every acknowledged step is there; the fenced-out one left nothing.
+      expect(await db().prisma.iteration.count({ where: { loopId: { in: ids } } })).toBe(12);
+      expect(await db().prisma.iteration.count({ where: { loopId: lost } })).toBe(0);
+      expect(await db().prisma.loopEvent.count({ where: { loopId: lost } })).toBe(0);
+      // A duplicate iteration row (a unique violation) also fails alone, as a storage conflict.
+      const again = await Promise.allSettled([
+        commitStep(grouped.prisma, step(ids[0]!, 1)),
+        commitStep(grouped.prisma, step(ids[1]!, 2)),
+      ]);
+      expect(again[0]!.status).toBe("rejected");
+      expect(again[1]!.status).toBe("fulfilled");
+    } finally {
+      await grouped.close();
+    }
+  });
+
+  // SQLite only: PostgreSQL gives each transaction a connection of its own.
+  it.runIf(kind === "sqlite")(
+    "a lean batch never runs inside a Prisma interactive transaction on the same connection",
+    async () => {
+      const id = await loop("me");
+      let inside = 0;
+      // Prisma's transaction holds the connection; the lean commit must wait for it, not join it.
+      await db()
+        .prisma.$transaction(async (tx) => {
+          const commit = commitStep(db().prisma, {
+            loopId: id,
+            fence: { owner: "me" },
+            loop: { iteration: 9 },
+            ended: false,
+            events: [],
+            acks: [],
+          });
+          await new Promise((r) => setTimeout(r, 50));
+          inside = (await tx.loop.findUniqueOrThrow({ where: { id } })).iteration;
+          void commit.catch(() => undefined);
+          throw new Error("roll back");
+        })
+        .catch((error: Error) => expect(error.message).toBe("roll back"));
+      expect(inside).toBe(0);
+      // Prisma's rollback did not take the lean commit with it.
+      await expect.poll(async () => (await db().prisma.loop.findUniqueOrThrow({ where: { id } })).iteration).toBe(9);
+    },
+  );
+});
