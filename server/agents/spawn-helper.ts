@@ -1,11 +1,11 @@
 /**
- * The server's side of the spawn helper (spawn-helper.mjs, see there why it
+ * The server's side of the spawn helper (spawn-helper.process.mjs, see there why it
  * exists). Started on the first spawn and again on the first spawn after it
  * died; runs in flight when it dies fail (their groups die with its lifelines).
  * It holds nothing of the server's configuration: its environment is PATH
  * alone, and each spawn carries its own.
  *
- * The helper is found at `server/agents/spawn-helper.mjs` under the app folder
+ * The helper is found at `server/agents/spawn-helper.process.mjs` under the app folder
  * (process.cwd(), as for migrations); without it, processes are spawned directly.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -31,7 +31,7 @@ let current: Helper | null = null;
 let nextId = 1;
 let warnedMissing = false;
 
-export const helperScript = () => join(/*turbopackIgnore: true*/ process.cwd(), "server/agents/spawn-helper.mjs");
+export const helperScript = () => join(/*turbopackIgnore: true*/ process.cwd(), "server/agents/spawn-helper.process.mjs");
 
 /** An idle helper must not keep a script or test process alive; one with runs in flight does. */
 function holdOpen(h: Helper, open: boolean) {
