@@ -109,7 +109,7 @@ describe("agents through the spawn helper", () => {
     expect(outcome.stdout.length).toBe(4096);
     expect(outcome.stdoutBytes).toBe(300_000_000 + "\nlast-line\n".length);
     expect(lines.at(-1)).toBe("last-line");
-    // Unbounded, the helper would hold most of the flood (about 260 MB here); bounded, what grows is
+    // Unbounded, the helper would hold most of the flood (about 200 MB here); bounded, what grows is
     // garbage the collector has not yet taken back.
     const grewMb = (peakRss(helper) - before) / 1024;
     console.info(`spawn helper: peak RSS grew ${grewMb.toFixed(1)} MB over a 300 MB flood`);
