@@ -49,6 +49,23 @@ function bareSpawn(script: string, cwd: string, stampFile: string): Promise<numb
   });
 }
 
+const rssMb = (pid: number): number | null => {
+  const status = readIf(`/proc/${pid}/status`);
+  const kb = status && /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Number(kb) / 1024 : null;
+};
+const readIf = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+};
+const childrenOf = (pid: number): number[] =>
+  (readIf(`/proc/${pid}/task/${pid}/children`) ?? "").trim().split(/\s+/).filter(Boolean).map(Number);
+const descendantsOf = (pid: number): number[] => childrenOf(pid).flatMap((c) => [c, ...descendantsOf(c)]);
+const isSpawnHelper = (pid: number) => (readIf(`/proc/${pid}/cmdline`) ?? "").includes("spawn-helper");
+
 /** Pairs of (start, end) stamps in ms, in call order. */
 function readStamps(file: string) {
   const calls: { start: number; end: number }[] = [];
@@ -76,6 +93,9 @@ export interface GapFigures {
   /** The gap less the agent's own process time outside its body (bare spawn − in-script): what the runtime adds. */
   added: { p50: number; p99: number };
   seconds: number;
+  /** Resident memory of the server process at the end, and of its spawn helper when it has one (MB). */
+  serverRssMb: number | null;
+  helperRssMb: number | null;
   /** CPU profiles of the server, when asked for. */
   profiles: string[];
 }
@@ -151,6 +171,9 @@ export async function measureEndToEndGap(
       "the loop to finish",
     );
     const seconds = (performance.now() - started) / 1000;
+    const serverRssMb = server.pid === undefined ? null : rssMb(server.pid);
+    const helper = server.pid === undefined ? undefined : descendantsOf(server.pid).find(isSpawnHelper);
+    const helperRssMb = helper === undefined ? null : rssMb(helper);
     const calls = readStamps(stampFile);
     const gaps = calls.slice(1).map((c, i) => c.start - calls[i]!.end);
     const inScript = calls.map((c) => c.end - c.start);
@@ -171,6 +194,8 @@ export async function measureEndToEndGap(
       inScriptP50: percentile(inScript, 50),
       added: { p50: percentile(added, 50), p99: percentile(added, 99) },
       seconds,
+      serverRssMb,
+      helperRssMb,
       profiles: [],
     };
   } finally {

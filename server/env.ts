@@ -122,6 +122,10 @@ const envSchema = z.object({
   // Agent isolation (README "Trust model and sandbox"). `off` runs every
   // command agent without the sandbox; each loop then shows a warning.
   RALPH_AGENT_SANDBOX: z.enum(["on", "off"]).default("on"),
+  // Agent processes (and the per-iteration git commands) are started by a small
+  // helper process, whose fork costs a few ms where the server's costs tens.
+  // `off` spawns them from the server itself (server/agents/spawner.ts).
+  RALPH_SPAWN_HELPER: z.enum(["on", "off"]).default("on"),
   // Server variables an agent may take (envAllow, apiKeyEnv, secrets[].env),
   // comma-separated. Nothing else of the server's environment reaches an agent.
   RALPH_AGENT_ENV_ALLOW: nameList.default([]),

@@ -81,6 +81,11 @@ export async function runCommandCheck(
       },
     }).finally(prepared.release);
     if (outcome.aborted) throw abortedError(`Check "${config.name}"`);
+    if (outcome.lost !== null) {
+      throw new AgentError("exit_nonzero", `Check "${config.name}" was cut short: ${outcome.lost}`, {
+        retryable: true,
+      });
+    }
     if (outcome.spawnError !== null) {
       throw new AgentError(
         "spawn_failed",

@@ -56,6 +56,9 @@ export function createCommandVerifier(config: CommandVerifierConfig, deps: Agent
       const scrub = (text: string) =>
         scrubSecrets(text, deps.redactor?.values(prepared.secretValues) ?? prepared.secretValues);
       if (outcome.aborted) throw abortedError("The verifier");
+      if (outcome.lost !== null) {
+        throw new AgentError("exit_nonzero", `The verifier was cut short: ${outcome.lost}`, { retryable: true });
+      }
       if (outcome.spawnError !== null) {
         throw new AgentError(
           "spawn_failed",

@@ -5,19 +5,22 @@
  * would leave those running after a timeout or an operator kill.
  *
  * No orphans: the group starts with a tiny watcher (a subshell of /bin/sh)
- * that holds one end of a pipe whose other end only this process holds. When
- * this process dies, even by SIGKILL, the kernel closes that end, the
- * watcher's read returns and it kills the whole group. The same happens when
+ * that holds one end of a pipe whose other end only the spawning process
+ * holds: the spawn helper (spawner.ts), or this process with the helper off.
+ * When that process dies, even by SIGKILL, the kernel closes that end, the
+ * watcher's read returns and it kills the whole group; the helper in turn
+ * kills every group it started when this process dies. The same happens when
  * the agent exits: whatever it left running in its group dies with it.
+ * Signals (timeout, abort) are sent to the group from here either way.
  *
  * Hot path for agents that answer at once: no polling and no timers beyond
  * the ones a limit needs; everything is driven by child-process events.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { describeGroup, hasProc, liveProcesses, type ProcessGroupRecord } from "./process-identity";
+import { spawnChild, type SpawnHandle, type SpawnVia } from "./spawner";
 
 /**
  * `sh -c WATCHER name argv...`: fork the watcher (it ignores the SIGTERM the
@@ -47,6 +50,8 @@ export interface ProcessSpec {
   onStart?(group: ProcessGroupRecord): void;
   /** `NAME=value` from `env` that marks every process of this run (see ProcessGroupRecord). */
   marker?: string;
+  /** Through the spawn helper or directly; RALPH_SPAWN_HELPER decides when not given. */
+  spawnVia?: SpawnVia;
 }
 
 export interface ProcessOutcome {
@@ -62,6 +67,8 @@ export interface ProcessOutcome {
   /** The strongest signal sent to the group, if any. */
   killedWith: "SIGTERM" | "SIGKILL" | null;
   spawnError: string | null;
+  /** It started, then the spawn helper holding it died (its group was killed): the run is lost. */
+  lost: string | null;
   durationMs: number;
 }
 
@@ -121,51 +128,33 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     aborted: false,
     killedWith: null,
     spawnError: null,
+    lost: null,
     durationMs: 0,
   };
   if (spec.signal?.aborted) return Promise.resolve({ ...outcome, aborted: true });
+  // The watcher's shell would report a missing program as exit 127; say it as a direct spawn would.
+  const missing = missingProgram(spec.argv[0], spec.cwd, spec.env.PATH);
+  if (missing) return Promise.resolve({ ...outcome, spawnError: missing, durationMs: performance.now() - started });
 
   return new Promise((resolve) => {
-    let child: ChildProcess;
-    try {
-      // The watcher's shell would report a missing program as exit 127; say it as a direct spawn would.
-      const missing = missingProgram(spec.argv[0], spec.cwd, spec.env.PATH);
-      if (missing) throw new Error(missing);
-      child = spawn("/bin/sh", ["-c", WATCHER, "ralph-agent", ...spec.argv], {
-        cwd: spec.cwd,
-        env: spec.env as NodeJS.ProcessEnv, // exactly these variables, nothing inherited
-        detached: true, // own process group, so the whole tree can be signalled
-        shell: false,
-        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", "pipe"],
-      });
-    } catch (error) {
-      resolve({ ...outcome, spawnError: (error as Error).message, durationMs: performance.now() - started });
-      return;
-    }
-    const pid = child.pid;
-    outcome.pid = pid;
-    // Our end of the watcher's pipe: closing it (or dying) kills the group.
-    const lifeline = child.stdio[3];
-    lifeline?.on("error", () => undefined);
-    const releaseGroup = () => lifeline?.destroy();
-    if (pid !== undefined && spec.onStart) {
-      try {
-        spec.onStart(describeGroup(pid, spec.marker ?? null));
-      } catch {
-        // recording the group is best effort; the watcher still guards it
-      }
-    }
-
+    let pid: number | undefined;
     const kept: Buffer[] = [];
     let keptBytes = 0;
-    let stderr = Buffer.alloc(0);
+    let stderr: Buffer = Buffer.alloc(0);
     const decoder = new StringDecoder("utf8");
     let pending = "";
     let settled = false;
     let terminating = false;
+    // Asked for before the helper said the group exists: sent once it does.
+    let deferredSignal: NodeJS.Signals | null = null;
     let timeoutTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     let closeFallback: NodeJS.Timeout | undefined;
+
+    const signal = (sig: NodeJS.Signals) => {
+      if (pid === undefined) deferredSignal = sig;
+      else signalGroup(pid, sig);
+    };
 
     // A throwing line handler must not become an uncaught exception in a stream callback.
     const onLine = (line: string) => {
@@ -199,11 +188,11 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       if (terminating) return;
       terminating = true;
       outcome.killedWith = "SIGTERM";
-      signalGroup(pid, "SIGTERM");
+      signal("SIGTERM");
       graceTimer = setTimeout(() => {
-        if (groupAlive(pid)) {
+        if (pid === undefined || groupAlive(pid)) {
           outcome.killedWith = "SIGKILL";
-          signalGroup(pid, "SIGKILL");
+          signal("SIGKILL");
         }
       }, spec.killGraceMs);
     };
@@ -216,7 +205,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     const finish = () => {
       if (settled) return;
       settled = true;
-      releaseGroup();
+      handle.release();
       clearTimeout(timeoutTimer);
       clearTimeout(graceTimer);
       clearTimeout(closeFallback);
@@ -230,48 +219,73 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       resolve(outcome);
     };
 
-    child.stdout!.on("data", (chunk: Buffer) => {
-      outcome.stdoutBytes += chunk.length;
-      if (keptBytes < spec.maxOutputBytes) {
-        const room = spec.maxOutputBytes - keptBytes;
-        const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
-        kept.push(part);
-        keptBytes += part.length;
-      }
-      if (outcome.stdoutBytes > spec.maxOutputBytes) outcome.truncated = true;
-      emitLines(decoder.write(chunk));
-    });
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr = Buffer.concat([stderr, chunk]);
-      if (stderr.length > STDERR_TAIL_BYTES) stderr = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
-    });
-    if (child.stdin) {
-      child.stdin.on("error", () => undefined); // EPIPE when the child never reads its prompt
-      child.stdin.end(spec.stdin);
-    }
-
-    child.once("error", (error) => {
-      if (pid === undefined) {
-        outcome.spawnError = error.message;
-        finish();
-      }
-    });
-    child.once("exit", (code, signal) => {
-      outcome.exitCode = code;
-      outcome.exitSignal = signal;
-      // Whatever the agent left running in its group dies with it: every
-      // iteration is a fresh agent, and stray children would hold our pipes.
-      // Closing the lifeline makes the watcher SIGKILL the rest of the group.
-      releaseGroup();
-      // A descendant that escaped the group (setsid) could keep the pipes
-      // open forever; stop waiting for it once the group is surely gone.
-      closeFallback = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        finish();
-      }, spec.killGraceMs + 1000);
-    });
-    child.once("close", finish);
+    const handle: SpawnHandle = spawnChild(
+      {
+        file: "/bin/sh",
+        args: ["-c", WATCHER, "ralph-agent", ...spec.argv],
+        cwd: spec.cwd,
+        env: spec.env, // exactly these variables, nothing inherited
+        stdin: spec.stdin,
+        detached: true, // own process group, so the whole tree can be signalled
+        // Our end of the watcher's pipe: closing it (or dying) kills the group.
+        lifeline: true,
+      },
+      {
+        spawned(p) {
+          pid = p;
+          outcome.pid = p;
+          if (spec.onStart) {
+            try {
+              spec.onStart(describeGroup(p, spec.marker ?? null));
+            } catch {
+              // recording the group is best effort; the watcher still guards it
+            }
+          }
+          if (deferredSignal) signalGroup(p, deferredSignal);
+        },
+        stdout(chunk) {
+          outcome.stdoutBytes += chunk.length;
+          if (keptBytes < spec.maxOutputBytes) {
+            const room = spec.maxOutputBytes - keptBytes;
+            const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+            kept.push(part);
+            keptBytes += part.length;
+          }
+          if (outcome.stdoutBytes > spec.maxOutputBytes) outcome.truncated = true;
+          emitLines(decoder.write(chunk));
+        },
+        stderr(chunk) {
+          stderr = stderr.length === 0 ? chunk : Buffer.concat([stderr, chunk]);
+          if (stderr.length > STDERR_TAIL_BYTES) stderr = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
+        },
+        exit(code, sig) {
+          outcome.exitCode = code;
+          outcome.exitSignal = sig;
+          // Whatever the agent left running in its group dies with it: every
+          // iteration is a fresh agent, and stray children would hold our pipes.
+          // Closing the lifeline makes the watcher SIGKILL the rest of the group.
+          handle.release();
+          // A descendant that escaped the group (setsid) could keep the pipes
+          // open forever; stop waiting for it once the group is surely gone.
+          closeFallback = setTimeout(() => {
+            handle.abandon();
+            finish();
+          }, spec.killGraceMs + 1000);
+        },
+        close: () => finish(),
+        failed(message) {
+          if (pid === undefined) outcome.spawnError = message;
+          else {
+            // The helper holding it died: its lifeline closed, so the watcher is killing the group; make sure.
+            outcome.lost = message;
+            signalGroup(pid, "SIGKILL");
+          }
+          // Called synchronously by a direct spawn that failed, before `handle` is assigned.
+          queueMicrotask(finish);
+        },
+      },
+      spec.spawnVia,
+    );
 
     if (spec.timeoutMs > 0) {
       timeoutTimer = setTimeout(() => {

@@ -1,13 +1,14 @@
 /**
  * The real `git` CLI, run as a child process through argv (no shell), so a
- * snapshot never blocks the event loop. The user's hooks never run for our
+ * snapshot never blocks the event loop; started through the spawn helper
+ * (spawner.ts) like the agents, one per iteration at least. The user's hooks never run for our
  * commands: core.hooksPath points at an empty folder.
  */
-import { execFile, type ExecFileException, type ExecFileOptionsWithStringEncoding } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inheritedEnv } from "../../env";
+import { collectOutput } from "../spawner";
 
 export class GitError extends Error {
   constructor(
@@ -56,28 +57,18 @@ function baseArgs(): string[] {
 }
 
 /** Runs `git <args>` in `cwd`; resolves stdout, rejects with a GitError naming the command. */
-export function git(cwd: string, args: readonly string[], opts: { allowFail?: boolean } = {}): Promise<string> {
-  const options: ExecFileOptionsWithStringEncoding = {
+export async function git(cwd: string, args: readonly string[], opts: { allowFail?: boolean } = {}): Promise<string> {
+  const run = await collectOutput("git", [...baseArgs(), ...args], {
     cwd,
-    maxBuffer: 64 * 1024 * 1024,
     // The allowlisted basics (PATH, HOME), never the server's own configuration.
-    env: { ...inheritedEnv(["PATH", "HOME"]), GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" } as unknown as NodeJS.ProcessEnv,
-    encoding: "utf8",
-  };
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      "git",
-      [...baseArgs(), ...args],
-      options,
-      (error: ExecFileException | null, stdout: string, stderr: string) => {
-        if (error && !opts.allowFail) {
-          const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-          const why = missing ? "the git binary was not found" : stderr.trim() || error.message;
-          reject(new GitError(`git ${args[0]} failed: ${why}`, args, stderr));
-          return;
-        }
-        resolvePromise(stdout);
-      },
-    );
+    env: { ...inheritedEnv(["PATH", "HOME"]), GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
+    maxBuffer: 64 * 1024 * 1024,
   });
+  if ((run.error !== null || run.code !== 0) && !opts.allowFail) {
+    const missing = run.error !== null && run.error.includes("ENOENT");
+    const how = run.error ?? (run.code === null ? `killed by ${run.signal}` : `exit code ${run.code}`);
+    const why = missing ? "the git binary was not found" : run.stderr.trim() || how;
+    throw new GitError(`git ${args[0]} failed: ${why}`, args, run.stderr);
+  }
+  return run.stdout;
 }
