@@ -1,6 +1,7 @@
 // Resident memory of one runtime process holding N live loops, alone in its
 // own process so one figure does not carry another's heap:
-// `tsx bench/memory.ts <loops> [seconds] [--heap <file>]` prints one JSON line.
+// `tsx bench/memory.ts <loops> [seconds] [--postgresql] [--slots N] [--heap <file>]` prints one JSON
+// line; `--slots 0` runs every slice at once (no RALPH_APP_CONCURRENCY limit).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ const loops = Number(args[0] ?? 100);
 const seconds = Number(args[1] ?? 8);
 const heapAt = args.includes("--heap") ? args[args.indexOf("--heap") + 1] : undefined;
 const kind = args.includes("--postgresql") ? "postgresql" : "sqlite";
+const slots = args.includes("--slots") ? Number(args[args.indexOf("--slots") + 1]) : 50;
 
 const temp = await createTempDatabase(kind, getEnv().RALPH_PG_ADMIN_URL, "bench");
 await migrate(temp.target, process.cwd());
@@ -30,8 +32,15 @@ try {
       { workspaceDir: (id) => join(workspaces, id), secrets: envSecretResolver },
       loop.id,
     );
-  const r = await measureLiveRss(db, ports, loops, seconds, heapAt ? () => writeHeapSnapshot(heapAt) : undefined);
-  console.log(JSON.stringify({ kind, ...r }));
+  const r = await measureLiveRss(
+    db,
+    ports,
+    loops,
+    seconds,
+    heapAt ? () => writeHeapSnapshot(heapAt) : undefined,
+    slots,
+  );
+  console.log(JSON.stringify({ kind, slots, ...r }));
 } finally {
   await db.close();
   await temp.drop();

@@ -19,6 +19,7 @@ import { measureEndToEndGap } from "./e2e-gap";
 import { printGap } from "./gap-report";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { runtimeNodeFlags } from "../scripts/lib/runtime-node-flags.mjs";
 
 const env = getEnv();
 const root = process.cwd();
@@ -40,13 +41,18 @@ async function withDatabase<T>(
   }
 }
 
-/** Each memory figure in a process of its own (bench/memory.ts), so it carries no other figure's heap. */
+/**
+ * Each memory figure in a process of its own (bench/memory.ts), so it carries no other figure's heap,
+ * started with the node flags the app server and the worker run with.
+ */
 function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number) {
   try {
     const out = execFileSync(
       process.execPath,
       [
-        join(root, "node_modules/tsx/dist/cli.mjs"),
+        ...runtimeNodeFlags(),
+        "--import",
+        "tsx",
         join(root, "bench/memory.ts"),
         String(loops),
         String(seconds),

@@ -150,10 +150,10 @@ export async function measureLiveRss(
   seconds: number,
   /** Called at the end while every loop is still live (a heap snapshot). */
   atPeak?: () => void,
-  /** Slices at once, as the app's RALPH_APP_CONCURRENCY (default 50); the rest wait their turn. */
+  /** Slices at once, as the app's RALPH_APP_CONCURRENCY (default 50; 0: no limit); the rest wait their turn. */
   concurrency = 50,
 ) {
-  const dispatcher = new LocalDispatcher(new Semaphore(concurrency));
+  const dispatcher = new LocalDispatcher(concurrency > 0 ? new Semaphore(concurrency) : undefined);
   const rt: JobRuntime = {
     db,
     dispatcher,
@@ -184,18 +184,38 @@ export async function measureLiveRss(
       acting,
     );
   }
-  let peak = 0;
+  let peak = process.memoryUsage();
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    const m = process.memoryUsage();
+    if (m.rss > peak.rss) peak = m;
     await new Promise((r) => setTimeout(r, 250));
   }
   atPeak?.();
+  const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
   const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
+  // Where the peak went: V8's heap (used / reserved), memory outside it (Buffers, native), and the rest
+  // of the RSS (code, native allocations of the drivers, the allocator's free lists).
+  const atPeakMb = {
+    heapUsed: mb(peak.heapUsed),
+    heapTotal: mb(peak.heapTotal),
+    external: mb(peak.external),
+    arrayBuffers: mb(peak.arrayBuffers),
+    outsideHeap: mb(peak.rss - peak.heapTotal - peak.external),
+  };
   const iterations = await db.prisma.iteration.count();
   // Slices that threw (a busy database under load): their loops wait for the sweeper, which this bench does not run.
   const failedSlices = dispatcher.errorCount;
   const activeSlices = dispatcher.activeCount;
   await dispatcher.stop();
-  return { loops, iterations, rssMb: peak / 2 ** 20, heapMb, baselineMb: before / 2 ** 20, failedSlices, activeSlices };
+  return {
+    loops,
+    iterations,
+    rssMb: peak.rss / 2 ** 20,
+    heapMb,
+    baselineMb: before / 2 ** 20,
+    atPeakMb,
+    failedSlices,
+    activeSlices,
+  };
 }

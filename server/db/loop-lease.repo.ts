@@ -110,15 +110,63 @@ export function loadClaimedLoop(db: Db, loopId: string, owner: string): Promise<
   return db.loop.findFirst({ where: { id: loopId, leaseOwner: owner } });
 }
 
-/** Renews the lease. Throws LeaseLostError when another runtime took the loop. */
-export async function renewLease(db: Db, loopId: string, owner: string, now: Date, ttlMs: number): Promise<void> {
-  const renewed = await inTransaction(db, (tx) =>
-    tx.loop.updateMany({
-      where: { id: loopId, leaseOwner: owner },
-      data: { leaseExpiresAt: new Date(now.getTime() + ttlMs), lastHeartbeatAt: now },
-    }),
-  );
-  if (renewed.count !== 1) throw new LeaseLostError(loopId);
+/** A lease a runtime holds: the loop and the owner id of the claim. */
+export interface HeldLease {
+  loopId: string;
+  owner: string;
+}
+
+/** Leases renewed per statement: well under both databases' parameter limits. */
+const RENEW_CHUNK = 500;
+
+/**
+ * Renews a whole process's leases in one statement per chunk (one transaction)
+ * and reports, in the same tick, which of them have pending operator requests:
+ * the heartbeat that keeps leases alive is also how slices learn of controls,
+ * instead of every slice polling on its own.
+ *
+ * The statement matches `id IN (...) AND leaseOwner IN (...)`; a row comes back
+ * with its owner, and a lease counts as kept only when that owner is the one
+ * given for its loop. (A row can only match with another of our own live owners
+ * when this process claimed it again; that claim's holder renews it rightly.)
+ */
+export async function renewLeases<L extends HeldLease>(
+  db: Db,
+  leases: readonly L[],
+  now: Date,
+  ttlMs: number,
+): Promise<{ lost: L[]; pendingControls: Set<string> }> {
+  const pendingControls = new Set<string>();
+  if (leases.length === 0) return { lost: [], pendingControls };
+  const expires = new Date(now.getTime() + ttlMs);
+  const rows = await inTransaction(db, async (tx) => {
+    const out: { id: string; leaseOwner: string | null }[] = [];
+    for (let i = 0; i < leases.length; i += RENEW_CHUNK) {
+      const chunk = leases.slice(i, i + RENEW_CHUNK);
+      out.push(
+        ...(await tx.loop.updateManyAndReturn({
+          where: {
+            id: { in: [...new Set(chunk.map((l) => l.loopId))] },
+            leaseOwner: { in: [...new Set(chunk.map((l) => l.owner))] },
+          },
+          data: { leaseExpiresAt: expires, lastHeartbeatAt: now },
+          select: { id: true, leaseOwner: true },
+        })),
+      );
+    }
+    return out;
+  });
+  const ownerOf = new Map(rows.map((r) => [r.id, r.leaseOwner]));
+  const lost = leases.filter((l) => ownerOf.get(l.loopId) !== l.owner);
+  const keptIds = [...new Set(leases.filter((l) => ownerOf.get(l.loopId) === l.owner).map((l) => l.loopId))];
+  for (let i = 0; i < keptIds.length; i += RENEW_CHUNK) {
+    const pending = await db.controlRequest.findMany({
+      where: { loopId: { in: keptIds.slice(i, i + RENEW_CHUNK) }, status: "pending" },
+      select: { loopId: true },
+    });
+    for (const p of pending) pendingControls.add(p.loopId);
+  }
+  return { lost, pendingControls };
 }
 
 /** Ids of loops that need a runtime now: runnable with no live lease, or due. */

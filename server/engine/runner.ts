@@ -42,6 +42,11 @@ export interface StepHooks {
   readControls?: () => Promise<readonly ControlRequest[]>;
   /** How often to look for a kill while the iteration runs (0 or unset: never). */
   killPollMs?: number;
+  /**
+   * What the kill watch reads instead of `readControls`, when the driver knows
+   * more cheaply that nothing is pending (a runtime's heartbeat reports it).
+   */
+  pollControls?: () => Promise<readonly ControlRequest[]>;
   /** Called once the safe point decided to run, before the agent starts: a runtime marks the iteration in flight. */
   onBeforeRun?: (snapshot: LoopSnapshot, iteration: number) => Promise<void> | void;
   /** Stops the driver: the step cancels the loop (user_interrupted when it carries a kill reason). */
@@ -115,7 +120,9 @@ export async function step(
   else signal?.addEventListener("abort", relay, { once: true });
   const stopWatch = new AbortController();
   const killable = readControls && (hooks.killPollMs ?? 0) > 0 && pre.snapshot.config.stop.enableUserInterrupt;
-  const watch = killable ? watchForKill(readControls, hooks.killPollMs!, deps, run, stopWatch.signal) : undefined;
+  const watch = killable
+    ? watchForKill(hooks.pollControls ?? readControls, hooks.killPollMs!, deps, run, stopWatch.signal)
+    : undefined;
   try {
     const result = await runIteration(pre.snapshot, ports, deps, run.signal, {
       detectors: hooks.detectors,

@@ -33,7 +33,7 @@ import {
 } from "../loops/step-rows";
 import { createAgentTracker } from "./agent-tracker";
 import { withCrashedSpend } from "./crashed-spend";
-import { LeaseKeeper } from "./lease-keeper";
+import { leaseKeeperOf, type LeaseHold } from "./lease-keeper";
 import { SharedLimits } from "./shared-limits";
 import { LiveRecorder } from "./live-recorder";
 import type { JobRuntime } from "./runtime-deps";
@@ -102,6 +102,13 @@ class ControlReader {
     private readonly loopId: string,
   ) {}
 
+  /**
+   * The kill watch's read while the iteration runs: a real read only when the
+   * lease keeper's last heartbeat saw requests pending for this loop (or could
+   * not tell), so an idle slice costs the database nothing between safe points.
+   */
+  poll = (hold: LeaseHold) => async (): Promise<ControlRequest[]> => (hold.controlsPending ? this.read() : []);
+
   read = async (): Promise<ControlRequest[]> => {
     const rows = await pendingControlRequests(this.rt.db.prisma, this.loopId);
     const requests: ControlRequest[] = [];
@@ -146,8 +153,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
     : await claimLoop(db, loopId, owner, now(), rt.settings.leaseMs);
   if (!claimed) return { claimed: false, iterations: 0, outcome: "not_claimable" };
 
-  const keeper = new LeaseKeeper(rt, loopId, owner);
-  keeper.start();
+  const keeper = leaseKeeperOf(rt).hold(loopId, owner);
   let live: LiveRecorder | undefined;
   const started = rt.engine.now();
   let iterations = 0;
@@ -199,6 +205,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       snapshot = await limits.beforeStep(snapshot, rt.engine.now());
       const outcome = await step(snapshot, ports, rt.engine, {
         readControls: controls.read,
+        pollControls: controls.poll(keeper),
         killPollMs: rt.settings.heartbeatMs,
         signal: keeper.signal,
         onBeforeRun: async (_snapshot, number) => {
@@ -272,7 +279,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
     return { claimed: true, iterations, outcome: "halted" };
   } finally {
     live?.stop();
-    keeper.stop();
+    keeper.release();
   }
 }
 
