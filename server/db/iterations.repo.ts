@@ -120,8 +120,7 @@ export interface IterationSpan {
  * Every kept iteration ends a span (the last span ends at the last iteration),
  * and each span comes back with its sums and extremes: a few hundred rows
  * whatever the loop's length, and no row of text or JSON crosses the driver.
- * Window functions are in both SQLite (3.25+) and PostgreSQL; NULLs are sorted
- * explicitly because the two order them differently.
+ * It reads only columns of the chart covering index: no table row is touched.
  */
 export async function iterationSpans(db: Db, scope: IterationScope, size: number, first: number): Promise<IterationSpan[]> {
   const segments = segmentsOf(scope);
@@ -134,32 +133,46 @@ export async function iterationSpans(db: Db, scope: IterationScope, size: number
     " OR ",
   );
   // SQLite binds a JS number as REAL: the casts keep the run index an integer division.
+  // `picks`: each run's kept numbers (k1 lowest score, k2 highest, k3 first handoff; equal ones repeat).
+  // A row's span is the count of kept numbers before it: `prior` (all earlier runs') plus those of its
+  // own run below it, so rows past a run's last kept number join the next run's first span.
   const rows = await db.$queryRaw<Record<keyof IterationSpan, number | bigint | null>[]>`
     WITH base AS (
-      SELECT "number" AS n, "attempt" AS a, "status" AS st, "meanScore" AS m, "handoffTrigger" AS h,
+      SELECT "number" AS n, "status" AS st, "meanScore" AS m, "handoffTrigger" AS h,
         "costUsd" AS c, "tokensIn" AS ti, "tokensOut" AS tt, "tokensCache" AS tc,
         ("number" - CAST(${first} AS INTEGER)) / CAST(${size} AS INTEGER) AS run
       FROM "Iteration" WHERE ${inScope}
     ),
-    picked AS (
-      SELECT base.*,
-        CASE
-          WHEN m IS NOT NULL AND ROW_NUMBER() OVER (PARTITION BY run ORDER BY CASE WHEN m IS NULL THEN 1 ELSE 0 END, m, n) = 1 THEN 1
-          WHEN m IS NOT NULL AND ROW_NUMBER() OVER (PARTITION BY run ORDER BY CASE WHEN m IS NULL THEN 1 ELSE 0 END, m DESC, n) = 1 THEN 1
-          WHEN h IS NOT NULL AND ROW_NUMBER() OVER (PARTITION BY run ORDER BY CASE WHEN h IS NULL THEN 1 ELSE 0 END, n) = 1 THEN 1
-          ELSE 0
-        END AS pick,
-        ROW_NUMBER() OVER (PARTITION BY n ORDER BY a DESC) AS latest
-      FROM base
+    runs AS (
+      SELECT run, MIN(m) AS lo, MAX(m) AS hi, MIN(CASE WHEN h IS NOT NULL THEN n END) AS k3
+      FROM base GROUP BY run
     ),
-    ends AS (
-      SELECT picked.*, CASE WHEN latest = 1 AND MAX(pick) OVER (PARTITION BY n) = 1 THEN 1 ELSE 0 END AS closes
-      FROM picked
+    picks AS (
+      SELECT b.run,
+        MIN(CASE WHEN b.m = r.lo THEN b.n END) AS k1,
+        MIN(CASE WHEN b.m = r.hi THEN b.n END) AS k2,
+        MIN(r.k3) AS k3
+      FROM base b JOIN runs r ON r.run = b.run
+      GROUP BY b.run
     ),
-    spans AS (
-      SELECT ends.*,
-        COALESCE(SUM(closes) OVER (ORDER BY n, a ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS span
-      FROM ends
+    counted AS (
+      SELECT picks.*,
+        (CASE WHEN k1 IS NULL THEN 0 ELSE 1 END) + (CASE WHEN k2 IS NULL THEN 0 ELSE 1 END)
+          + (CASE WHEN k3 IS NULL THEN 0 ELSE 1 END) AS kept
+      FROM picks
+    ),
+    ranked AS (
+      SELECT counted.*,
+        COALESCE(SUM(kept) OVER (ORDER BY run ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS prior
+      FROM counted
+    ),
+    spanned AS (
+      SELECT b.*,
+        r.prior
+          + (CASE WHEN r.k1 IS NOT NULL AND b.n > r.k1 THEN 1 ELSE 0 END)
+          + (CASE WHEN r.k2 IS NOT NULL AND b.n > r.k2 THEN 1 ELSE 0 END)
+          + (CASE WHEN r.k3 IS NOT NULL AND b.n > r.k3 THEN 1 ELSE 0 END) AS span
+      FROM base b JOIN ranked r ON r.run = b.run
     )
     SELECT
       MIN(n) AS "from",
@@ -173,7 +186,7 @@ export async function iterationSpans(db: Db, scope: IterationScope, size: number
       MAX(m) AS "maxScore",
       CAST(SUM(CASE WHEN st <> 'succeeded' THEN 1 ELSE 0 END) AS INTEGER) AS "failures",
       CAST(SUM(CASE WHEN h IS NOT NULL THEN 1 ELSE 0 END) AS INTEGER) AS "handoffs"
-    FROM spans
+    FROM spanned
     GROUP BY span
     ORDER BY MIN(n)`;
   const num = (v: number | bigint | null) => (v === null ? null : Number(v));
