@@ -76,7 +76,10 @@ const DASHBOARD_TARGETS: Record<string, string> = {
   "loops.list, same, agent filter + iteration sort, p95 (ms)": "< 100",
 };
 
-async function dashboardFigures(kind: "sqlite" | "postgresql", put: (figure: string, kind: string, value: string) => void) {
+async function dashboardFigures(
+  kind: "sqlite" | "postgresql",
+  put: (figure: string, kind: string, value: string) => void,
+) {
   console.error(`… ${kind}: dashboard with 10,000 loops, 1,000,000 iterations and a loop of 20,000 iterations`);
   const dash = await withDatabase(kind, (db) => measureDashboard(db));
   put("loops.byId, 20,000 iterations, p95 (ms)", kind, fmt(dash.byId.p95));

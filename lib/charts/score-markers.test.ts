@@ -77,8 +77,8 @@ describe("scoreMarkers on downsampled points", () => {
   });
 
   it("marks no plateau while the points' spans add up to less than the limit", () => {
-    expect(scoreMarkers([spanned(10, 1, 0.5), spanned(20, 11, 0.5), spanned(30, 21, 0.5)], { plateauAfter: 25 })).toEqual(
-      [],
-    );
+    expect(
+      scoreMarkers([spanned(10, 1, 0.5), spanned(20, 11, 0.5), spanned(30, 21, 0.5)], { plateauAfter: 25 }),
+    ).toEqual([]);
   });
 });

@@ -91,7 +91,11 @@ export async function iterationStatusCounts(db: Db, loopId: string): Promise<Rec
 
 /** The first and last iteration numbers in scope (null when it holds none): one index range read. */
 export async function iterationNumberRange(db: Db, scope: IterationScope) {
-  const found = await db.iteration.aggregate({ where: scopeWhere(scope), _min: { number: true }, _max: { number: true } });
+  const found = await db.iteration.aggregate({
+    where: scopeWhere(scope),
+    _min: { number: true },
+    _max: { number: true },
+  });
   return found._min.number === null || found._max.number === null
     ? null
     : { first: found._min.number, last: found._max.number };
@@ -122,13 +126,17 @@ export interface IterationSpan {
  * whatever the loop's length, and no row of text or JSON crosses the driver.
  * It reads only columns of the chart covering index: no table row is touched.
  */
-export async function iterationSpans(db: Db, scope: IterationScope, size: number, first: number): Promise<IterationSpan[]> {
+export async function iterationSpans(
+  db: Db,
+  scope: IterationScope,
+  size: number,
+  first: number,
+): Promise<IterationSpan[]> {
   const segments = segmentsOf(scope);
   if (segments.length === 0) return [];
   const inScope = Prisma.join(
     segments.map(
-      (s) =>
-        Prisma.sql`("loopId" = ${s.loopId} AND "number" > ${s.after} AND "number" <= ${s.upTo ?? NO_UPPER_BOUND})`,
+      (s) => Prisma.sql`("loopId" = ${s.loopId} AND "number" > ${s.after} AND "number" <= ${s.upTo ?? NO_UPPER_BOUND})`,
     ),
     " OR ",
   );
