@@ -1,7 +1,8 @@
 // npm run bench: the runtime's figures on SQLite and PostgreSQL, then the
 // browser's (they need `npm run build`). Never part of `npm test`: timings on
 // a shared machine are for reading, not asserting. `npm run bench -- --ui`
-// runs the browser figures alone.
+// runs the browser figures alone, `-- --dashboard` the dashboard's (10,000
+// loops, 1,000,000 iterations, a loop of 20,000) on both databases.
 // (`-- --ui --port=3120` to keep clear of other checkouts.)
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
@@ -71,6 +72,44 @@ const uiOnly = process.argv.includes("--ui");
 // --port=N: where the browser figures serve the app (default 3290).
 const uiPort = Number(process.argv.find((a) => a.startsWith("--port="))?.slice(7) ?? 3290);
 
+const dashboardOnly = process.argv.includes("--dashboard");
+
+const DASHBOARD_TARGETS: Record<string, string> = {
+  "loops.byId, 20,000 iterations, p95 (ms)": "< 100",
+  "loops.byId, 20,000 iterations, payload (KB)": "< 200",
+  "loops.list, 10,000 loops / 1,000,000 it., p95 (ms)": "< 100",
+  "loops.list, same, status filter + cost sort, p95 (ms)": "< 100",
+  "loops.list, same, agent filter + iteration sort, p95 (ms)": "< 100",
+};
+
+async function dashboardFigures(
+  kind: "sqlite" | "postgresql",
+  put: (figure: string, kind: string, value: string) => void,
+) {
+  console.error(`… ${kind}: dashboard with 10,000 loops, 1,000,000 iterations and a loop of 20,000 iterations`);
+  const dash = await withDatabase(kind, (db) => measureDashboard(db));
+  put("loops.byId, 20,000 iterations, p95 (ms)", kind, fmt(dash.byId.p95));
+  put("loops.byId, 20,000 iterations, payload (KB)", kind, fmt(dash.byId.kb, 0));
+  put("loops.list, 10,000 loops / 1,000,000 it., p95 (ms)", kind, fmt(dash.list.p95));
+  put("loops.list, same, status filter + cost sort, p95 (ms)", kind, fmt(dash.listFiltered.p95));
+  put("loops.list, same, agent filter + iteration sort, p95 (ms)", kind, fmt(dash.listByAgent.p95));
+}
+
+function printTable(results: Record<string, Record<string, string>>, targets: Record<string, string>) {
+  for (const [figure, byKind] of Object.entries(results))
+    rows.push([figure, byKind.sqlite ?? "", byKind.postgresql ?? "", targets[figure] ?? ""]);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
+}
+
+/** `npm run bench -- --dashboard`: the dashboard figures alone, on both databases. */
+async function dashboardOnlyFigures() {
+  const results: Record<string, Record<string, string>> = {};
+  const put = (figure: string, kind: string, value: string) => ((results[figure] ??= {})[kind] = value);
+  for (const kind of ["sqlite", "postgresql"] as const) await dashboardFigures(kind, put);
+  printTable(results, DASHBOARD_TARGETS);
+}
+
 async function runtimeFigures() {
   const results: Record<string, Record<string, string>> = {};
   const put = (figure: string, kind: string, value: string) => ((results[figure] ??= {})[kind] = value);
@@ -104,12 +143,7 @@ async function runtimeFigures() {
       put(`runtime RSS, ${loops} live loops (MB)`, kind, rss ? `${fmt(rss.rssMb, 0)} (${rss.iterations} it.)` : "n/a");
     }
 
-    console.error(`… ${kind}: dashboard with 10,000 loops and a loop of 20,000 iterations`);
-    const dash = await withDatabase(kind, (db) => measureDashboard(db));
-    put("loops.byId, 20,000 iterations, p95 (ms)", kind, fmt(dash.byId.p95));
-    put("loops.byId, 20,000 iterations, payload (KB)", kind, fmt(dash.byId.kb, 0));
-    put("loops.list, 10,000 loops, p95 (ms)", kind, fmt(dash.list.p95));
-    put("loops.list, 10,000 loops, status filter + cost sort, p95 (ms)", kind, fmt(dash.listFiltered.p95));
+    await dashboardFigures(kind, put);
 
     console.error(`… ${kind}: loops.list during a burst of 1,000 loop creations`);
     const burst = await withDatabase(kind, (db) => measureListDuringBurst(db));
@@ -134,16 +168,10 @@ async function runtimeFigures() {
     "event latency p95 (ms)": "< 250",
     "runtime RSS, 100 live loops (MB)": "< 250",
     "runtime RSS, 1000 live loops (MB)": "< 600",
-    "loops.byId, 20,000 iterations, p95 (ms)": "< 100",
-    "loops.byId, 20,000 iterations, payload (KB)": "< 200",
-    "loops.list, 10,000 loops, p95 (ms)": "< 100",
+    ...DASHBOARD_TARGETS,
     "loops.list during 1,000 loop creations, p95 (ms)": "< 150",
-    "loops.list, 10,000 loops, status filter + cost sort, p95 (ms)": "< 100",
   };
-  for (const [figure, byKind] of Object.entries(results))
-    rows.push([figure, byKind.sqlite ?? "", byKind.postgresql ?? "", targets[figure] ?? ""]);
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
+  printTable(results, targets);
 
   console.error("… per-iteration breakdown, command agent (SQLite)");
   printGap.breakdown(await withDatabase("sqlite", (db) => measureBreakdown(db, root, 300)));
@@ -172,6 +200,9 @@ async function runtimeFigures() {
   console.log(`  ${ms(snap)}`);
 }
 
-if (!uiOnly) await runtimeFigures();
-await printUiFigures(root, uiPort);
+if (dashboardOnly) await dashboardOnlyFigures();
+else {
+  if (!uiOnly) await runtimeFigures();
+  await printUiFigures(root, uiPort);
+}
 process.exit(0);

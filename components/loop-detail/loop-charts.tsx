@@ -10,7 +10,7 @@ import type { CostForecastInput } from "@/lib/charts/cost-chart";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
 import { CostChart } from "./charts/cost-chart";
 import { HealthTimeline } from "./charts/health-timeline";
-import { ScoreChart } from "./charts/score-chart";
+import { ZoomableScoreChart } from "./charts/score-zoom";
 import { TokenChart } from "./charts/token-chart";
 import { ScoreSpendChart } from "./charts/score-spend-chart";
 import { iterationWindow } from "@/lib/charts/chart-window";
@@ -19,6 +19,7 @@ import { useThrottled } from "@/components/shared/use-throttled";
 const REDRAW_MS = 5000;
 
 export const LoopCharts = memo(function LoopCharts({
+  loopId,
   series: liveSeries,
   markers: liveMarkers,
   threshold,
@@ -28,6 +29,8 @@ export const LoopCharts = memo(function LoopCharts({
   iterations,
   plateauAfter,
 }: {
+  /** For the score chart's zoom, which reads a window of iterations from the server. */
+  loopId: string;
   series: IterationPoint[];
   /** Iterations per point: above 1 for a long loop the server charts a bucket at a time. */
   bucketSize: number;
@@ -49,11 +52,13 @@ export const LoopCharts = memo(function LoopCharts({
     <section aria-label="Charts" className="grid grid-cols-1 items-stretch gap-4 lg:grid-cols-2">
       {bucketSize > 1 && (
         <p className="text-xs text-slate-600 lg:col-span-2 dark:text-slate-400">
-          {iterations.toLocaleString("en-US")} iterations: each point stands for {bucketSize} iterations (the scores of
-          its last one; spend and tokens of all of them; the best score anywhere in them).
+          {iterations.toLocaleString("en-US")} iterations, downsampled: in every {bucketSize} iterations the lowest and
+          highest score and the first handoff are kept as points; each point&apos;s spend and tokens count every
+          iteration since the one before. Zoom into the score chart for every iteration.
         </p>
       )}
-      <ScoreChart
+      <ZoomableScoreChart
+        loopId={loopId}
         series={series}
         threshold={threshold}
         events={markers}

@@ -211,6 +211,7 @@ export function LoopDetailView({ id }: { id: string }) {
         waitingForLimit={d.loop.status === "waiting_for_limit"}
       />
       <LoopCharts
+        loopId={id}
         series={d.series}
         bucketSize={d.seriesBucketSize}
         iterations={d.loop.iteration}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costScale, iterationWindow } from "./chart-window";
+import { costScale, iterationWindow, zoomWindow } from "./chart-window";
 
 const usd = (n: number) => `$${n}`;
 
@@ -51,5 +51,16 @@ describe("costScale", () => {
     expect(scale.top).toBeCloseTo(expected.top, 9);
     expect(scale.budgetLine).toBe(expected.budgetLine);
     expect(scale.offScaleLabel).toBe(expected.offScaleLabel);
+  });
+});
+
+describe("zoomWindow", () => {
+  it("spans exactly the window, with at most nine ticks inside it", () => {
+    const w = zoomWindow(1200, 1300);
+    expect(w.domain).toEqual([1199.5, 1300.5]);
+    expect(w.ticks[0]).toBe(1200);
+    expect(w.ticks.length).toBeLessThanOrEqual(9);
+    expect(Math.max(...w.ticks)).toBeLessThanOrEqual(1300);
+    expect(zoomWindow(5, 5).ticks).toEqual([5]);
   });
 });

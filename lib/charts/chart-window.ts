@@ -49,3 +49,11 @@ export function costScale(drawnMax: number, budget: number | null, formatUsd: (n
   }
   return { top: base, budgetLine: null, offScaleLabel: `budget ${formatUsd(budget)} ↑ off scale` };
 }
+
+/** The x range of a zoomed-in chart: exactly iterations from..to, no headroom (nothing is forecast there). */
+export function zoomWindow(from: number, to: number): IterationWindow {
+  const step = Math.max(1, Math.ceil((to - from) / 8));
+  const ticks: number[] = [];
+  for (let t = from; t <= to; t += step) ticks.push(t);
+  return { domain: [from - 0.5, to + 0.5], ticks, last: to, edge: to + 0.5 };
+}

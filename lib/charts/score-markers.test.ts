@@ -60,3 +60,25 @@ describe("scoreMarkers", () => {
     expect(scoreMarkers([bucket, scored(20, 0.5)]).map((m) => m.kind)).toEqual(["regression"]);
   });
 });
+
+describe("scoreMarkers on downsampled points", () => {
+  const spanned = (to: number, from: number, mean: number, maxScore = mean) => ({
+    ...scored(to, mean),
+    span: { from, to, attempts: to - from + 1, failures: 0, handoffs: 0, minScore: mean, maxScore },
+  });
+
+  it("counts a plateau in iterations: two points of 100 iterations each are a plateau of 200", () => {
+    const markers = scoreMarkers([spanned(100, 1, 0.5), spanned(200, 101, 0.5), spanned(300, 201, 0.5)], {
+      plateauAfter: 150,
+    });
+    expect(markers).toEqual([
+      expect.objectContaining({ kind: "plateau", from: 101, to: 300, label: "no new best for 200 iterations" }),
+    ]);
+  });
+
+  it("marks no plateau while the points' spans add up to less than the limit", () => {
+    expect(
+      scoreMarkers([spanned(10, 1, 0.5), spanned(20, 11, 0.5), spanned(30, 21, 0.5)], { plateauAfter: 25 }),
+    ).toEqual([]);
+  });
+});

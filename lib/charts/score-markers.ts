@@ -3,7 +3,8 @@
 // it is marked once, when the run reaches `plateauAfter`, and its span grows
 // while the run lasts. A regression is a drop of `regressionDrop` or more,
 // from the previous scored iteration or from the best so far (a slow slide
-// counts too), marked once until the score recovers.
+// counts too), marked once until the score recovers. A downsampled point
+// (one with a `span`) counts as the iterations it stands for.
 import type { IterationPoint } from "./types";
 
 export interface ScoreMarker {
@@ -46,13 +47,14 @@ export function scoreMarkers(series: readonly Scored[], options: ScoreMarkerOpti
       sinceBest = 0;
       plateau = null;
     } else {
-      if (sinceBest === 0) runStart = p.number;
-      sinceBest++;
-      if (sinceBest === plateauAfter) {
+      // A downsampled point stands for its whole span: a plateau is counted in iterations, not points.
+      if (sinceBest === 0) runStart = p.span?.from ?? p.number;
+      sinceBest += p.span ? p.span.to - p.span.from + 1 : 1;
+      if (!plateau && sinceBest >= plateauAfter) {
         plateau = {
           iteration: p.number,
           kind: "plateau",
-          label: `no new best for ${plateauAfter} iterations`,
+          label: `no new best for ${sinceBest} iterations`,
           from: runStart,
           to: p.number,
         };

@@ -1,5 +1,9 @@
 // Iteration reads: the light series the charts need, and full rows by page.
 import type { Db } from "./client";
+import { Prisma } from "./generated/sqlite/client";
+
+// The largest INTEGER both providers compare a bound parameter with.
+const NO_UPPER_BOUND = 2_147_483_647;
 
 const SERIES_SELECT = {
   loopId: true,
@@ -33,14 +37,14 @@ export interface IterationSegment {
 }
 export type IterationScope = string | readonly IterationSegment[];
 
-// The largest INTEGER both providers compare a bound parameter with.
-const NO_UPPER_BOUND = 2_147_483_647;
-
 const segmentsOf = (scope: IterationScope): readonly IterationSegment[] =>
   typeof scope === "string" ? [{ loopId: scope, after: 0, upTo: null }] : scope;
 
 function scopeWhere(scope: IterationScope, number: { lt?: number } = {}) {
-  const parts = segmentsOf(scope).map((s) => ({
+  const segments = segmentsOf(scope);
+  // A window outside every segment: a filter nothing matches (an empty OR would match everything).
+  if (segments.length === 0) return { loopId: "", number: { lt: 0 } };
+  const parts = segments.map((s) => ({
     loopId: s.loopId,
     number: { gt: s.after, ...(s.upTo !== null ? { lte: s.upTo } : {}), ...number },
   }));
@@ -85,12 +89,24 @@ export async function iterationStatusCounts(db: Db, loopId: string): Promise<Rec
   return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
 }
 
-export interface IterationBucket {
-  /** The bucket's first and last iteration numbers present. */
-  first: number;
-  last: number;
+/** The first and last iteration numbers in scope (null when it holds none): one index range read. */
+export async function iterationNumberRange(db: Db, scope: IterationScope) {
+  const found = await db.iteration.aggregate({
+    where: scopeWhere(scope),
+    _min: { number: true },
+    _max: { number: true },
+  });
+  return found._min.number === null || found._max.number === null
+    ? null
+    : { first: found._min.number, last: found._max.number };
+}
+
+export interface IterationSpan {
+  /** The span's first and last iteration numbers; `to` is the iteration drawn for it. */
+  from: number;
+  to: number;
   attempts: number;
-  /** Sums over every attempt in the bucket: spend and tokens stay exact when summed again. */
+  /** Sums over every attempt in the span: spend and tokens stay exact when summed again. */
   costUsd: number;
   tokensIn: number;
   tokensOut: number;
@@ -102,65 +118,89 @@ export interface IterationBucket {
 }
 
 /**
- * Iterations grouped `size` by `size` (by number), aggregated in the database:
- * a loop of 20,000 iterations answers with a few hundred rows, not 20,000.
+ * Min/max-preserving downsampling, in the database. Iterations are cut into
+ * runs of `size` numbers (from `first`); in each run the iteration with the
+ * lowest mean score, the one with the highest and the first handoff are kept.
+ * Every kept iteration ends a span (the last span ends at the last iteration),
+ * and each span comes back with its sums and extremes: a few hundred rows
+ * whatever the loop's length, and no row of text or JSON crosses the driver.
+ * It reads only columns of the chart covering index: no table row is touched.
  */
-export async function iterationBuckets(db: Db, scope: IterationScope, size: number): Promise<IterationBucket[]> {
-  const parts = await Promise.all(segmentsOf(scope).map((s) => segmentBuckets(db, s, size)));
-  // A bucket that straddles a fork point comes back in two halves: join them.
-  const byKey = new Map<number, IterationBucket>();
-  for (const b of parts.flat()) {
-    const key = Math.floor((b.first - 1) / size);
-    const had = byKey.get(key);
-    byKey.set(key, had ? joinBuckets(had, b) : b);
-  }
-  return [...byKey.values()].sort((a, b) => a.first - b.first);
-}
-
-function joinBuckets(a: IterationBucket, b: IterationBucket): IterationBucket {
-  const pick = (x: number | null, y: number | null, f: (...n: number[]) => number) =>
-    x === null ? y : y === null ? x : f(x, y);
-  return {
-    first: Math.min(a.first, b.first),
-    last: Math.max(a.last, b.last),
-    attempts: a.attempts + b.attempts,
-    costUsd: a.costUsd + b.costUsd,
-    tokensIn: a.tokensIn + b.tokensIn,
-    tokensOut: a.tokensOut + b.tokensOut,
-    tokensCache: a.tokensCache + b.tokensCache,
-    minScore: pick(a.minScore, b.minScore, Math.min),
-    maxScore: pick(a.maxScore, b.maxScore, Math.max),
-    failures: a.failures + b.failures,
-    handoffs: a.handoffs + b.handoffs,
-  };
-}
-
-async function segmentBuckets(db: Db, segment: IterationSegment, size: number): Promise<IterationBucket[]> {
-  const { loopId, after } = segment;
-  const upTo = segment.upTo ?? NO_UPPER_BOUND;
-  // Integer division in both SQLite and PostgreSQL (SQLite binds a JS number as REAL, hence the cast); casts keep
-  // PostgreSQL's bigint/numeric aggregates plain numbers.
-  const rows = await db.$queryRaw<Record<keyof IterationBucket, number | bigint | null>[]>`
+export async function iterationSpans(
+  db: Db,
+  scope: IterationScope,
+  size: number,
+  first: number,
+): Promise<IterationSpan[]> {
+  const segments = segmentsOf(scope);
+  if (segments.length === 0) return [];
+  const inScope = Prisma.join(
+    segments.map(
+      (s) => Prisma.sql`("loopId" = ${s.loopId} AND "number" > ${s.after} AND "number" <= ${s.upTo ?? NO_UPPER_BOUND})`,
+    ),
+    " OR ",
+  );
+  // SQLite binds a JS number as REAL: the casts keep the run index an integer division.
+  // `picks`: each run's kept numbers (k1 lowest score, k2 highest, k3 first handoff; equal ones repeat).
+  // A row's span is the count of kept numbers before it: `prior` (all earlier runs') plus those of its
+  // own run below it, so rows past a run's last kept number join the next run's first span.
+  const rows = await db.$queryRaw<Record<keyof IterationSpan, number | bigint | null>[]>`
+    WITH base AS (
+      SELECT "number" AS n, "status" AS st, "meanScore" AS m, "handoffTrigger" AS h,
+        "costUsd" AS c, "tokensIn" AS ti, "tokensOut" AS tt, "tokensCache" AS tc,
+        ("number" - CAST(${first} AS INTEGER)) / CAST(${size} AS INTEGER) AS run
+      FROM "Iteration" WHERE ${inScope}
+    ),
+    runs AS (
+      SELECT run, MIN(m) AS lo, MAX(m) AS hi, MIN(CASE WHEN h IS NOT NULL THEN n END) AS k3
+      FROM base GROUP BY run
+    ),
+    picks AS (
+      SELECT b.run,
+        MIN(CASE WHEN b.m = r.lo THEN b.n END) AS k1,
+        MIN(CASE WHEN b.m = r.hi THEN b.n END) AS k2,
+        MIN(r.k3) AS k3
+      FROM base b JOIN runs r ON r.run = b.run
+      GROUP BY b.run
+    ),
+    counted AS (
+      SELECT picks.*,
+        (CASE WHEN k1 IS NULL THEN 0 ELSE 1 END) + (CASE WHEN k2 IS NULL THEN 0 ELSE 1 END)
+          + (CASE WHEN k3 IS NULL THEN 0 ELSE 1 END) AS kept
+      FROM picks
+    ),
+    ranked AS (
+      SELECT counted.*,
+        COALESCE(SUM(kept) OVER (ORDER BY run ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS prior
+      FROM counted
+    ),
+    spanned AS (
+      SELECT b.*,
+        r.prior
+          + (CASE WHEN r.k1 IS NOT NULL AND b.n > r.k1 THEN 1 ELSE 0 END)
+          + (CASE WHEN r.k2 IS NOT NULL AND b.n > r.k2 THEN 1 ELSE 0 END)
+          + (CASE WHEN r.k3 IS NOT NULL AND b.n > r.k3 THEN 1 ELSE 0 END) AS span
+      FROM base b JOIN ranked r ON r.run = b.run
+    )
     SELECT
-      MIN("number") AS "first",
-      MAX("number") AS "last",
+      MIN(n) AS "from",
+      MAX(n) AS "to",
       CAST(COUNT(*) AS INTEGER) AS "attempts",
-      CAST(COALESCE(SUM("costUsd"), 0) AS DOUBLE PRECISION) AS "costUsd",
-      CAST(COALESCE(SUM("tokensIn"), 0) AS DOUBLE PRECISION) AS "tokensIn",
-      CAST(COALESCE(SUM("tokensOut"), 0) AS DOUBLE PRECISION) AS "tokensOut",
-      CAST(COALESCE(SUM("tokensCache"), 0) AS DOUBLE PRECISION) AS "tokensCache",
-      MIN("meanScore") AS "minScore",
-      MAX("meanScore") AS "maxScore",
-      CAST(SUM(CASE WHEN "status" <> 'succeeded' THEN 1 ELSE 0 END) AS INTEGER) AS "failures",
-      CAST(SUM(CASE WHEN "handoffTrigger" IS NOT NULL THEN 1 ELSE 0 END) AS INTEGER) AS "handoffs"
-    FROM "Iteration"
-    WHERE "loopId" = ${loopId} AND "number" > ${after} AND "number" <= ${upTo}
-    GROUP BY ("number" - 1) / CAST(${size} AS INTEGER)
-    ORDER BY MIN("number")`;
+      CAST(COALESCE(SUM(c), 0) AS DOUBLE PRECISION) AS "costUsd",
+      CAST(COALESCE(SUM(ti), 0) AS DOUBLE PRECISION) AS "tokensIn",
+      CAST(COALESCE(SUM(tt), 0) AS DOUBLE PRECISION) AS "tokensOut",
+      CAST(COALESCE(SUM(tc), 0) AS DOUBLE PRECISION) AS "tokensCache",
+      MIN(m) AS "minScore",
+      MAX(m) AS "maxScore",
+      CAST(SUM(CASE WHEN st <> 'succeeded' THEN 1 ELSE 0 END) AS INTEGER) AS "failures",
+      CAST(SUM(CASE WHEN h IS NOT NULL THEN 1 ELSE 0 END) AS INTEGER) AS "handoffs"
+    FROM spanned
+    GROUP BY span
+    ORDER BY MIN(n)`;
   const num = (v: number | bigint | null) => (v === null ? null : Number(v));
   return rows.map((r) => ({
-    first: num(r.first)!,
-    last: num(r.last)!,
+    from: num(r.from)!,
+    to: num(r.to)!,
     attempts: num(r.attempts)!,
     costUsd: num(r.costUsd)!,
     tokensIn: num(r.tokensIn)!,
@@ -171,6 +211,18 @@ async function segmentBuckets(db: Db, segment: IterationSegment, size: number): 
     failures: num(r.failures)!,
     handoffs: num(r.handoffs)!,
   }));
+}
+
+/**
+ * The part of a scope numbered `from`..`to` (inclusive): a window of a loop,
+ * or of a fork's lineage, read with the same queries as the whole.
+ */
+export function clipScope(scope: IterationScope, window: { from: number; to: number }): IterationSegment[] {
+  return segmentsOf(scope).flatMap((s) => {
+    const after = Math.max(s.after, window.from - 1);
+    const upTo = s.upTo === null ? window.to : Math.min(s.upTo, window.to);
+    return upTo > after ? [{ loopId: s.loopId, after, upTo }] : [];
+  });
 }
 
 export function iterationPage(db: Db, scope: IterationScope, options: { beforeNumber?: number; limit: number }) {

@@ -1,8 +1,10 @@
-// Charts of long loops stay bounded and true: the bucketed series of a loop
+// Charts of long loops stay bounded and true: the downsampled series of a loop
 // far longer than the point budget reaches its last iteration, keeps every
-// dollar and token, and keeps the best and worst scores inside each bucket.
+// dollar and token, and keeps what the score chart marks (a regression dip, a
+// plateau's width, every handoff) as points; a window is sent at full resolution.
 import { beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
+import { scoreMarkers } from "../../lib/charts/score-markers";
 import { chartSeries } from "./chart-series";
 
 const N = 1_234;
@@ -14,8 +16,11 @@ describeEachProvider("chart series", ({ db }) => {
   // A fork of the long loop at an iteration inside a bucket, holding the rest of its rows itself.
   const fork = "fork-of-long";
   const FORK_AT = 605;
-  // Scores that wander, with one spike and one dip hidden mid-bucket.
-  const score = (n: number) => (n === 777 ? 0.99 : n === 778 ? 0.01 : 0.3 + ((n * 37) % 100) / 500);
+  // Rising to #600, then a plateau to #1000 (no new best) with one dip at #777 that recovers at
+  // once, then rising again; the dip and the plateau's edges all fall inside runs, not on their ends.
+  const noise = (n: number) => ((n * 37) % 10) / 1000;
+  const score = (n: number) =>
+    n === 777 ? 0.2 : n <= 600 ? 0.1 + n / 1000 + noise(n) : n <= 1000 ? 0.69 - noise(n) : 0.7 + (n - 1000) / 1000;
   const rows: {
     number: number;
     attempt: number;
@@ -80,9 +85,9 @@ describeEachProvider("chart series", ({ db }) => {
     expect(points.at(-1)!.scores).toEqual({ tests: score(40) });
   });
 
-  it("buckets a long loop to the point budget, to its last iteration, with exact totals and extremes", async () => {
+  it("downsamples a long loop to the point budget, to its last iteration, with exact totals", async () => {
     const { points, bucketSize } = await chartSeries(db(), loopId, POINTS);
-    expect(bucketSize).toBe(Math.ceil(N / POINTS));
+    expect(bucketSize).toBe(Math.ceil(N / Math.floor(POINTS / 3)));
     expect(points.length).toBeLessThanOrEqual(POINTS);
     expect(points.at(-1)!.number).toBe(N);
     // Spans tile 1..N with no gap and no overlap.
@@ -99,11 +104,59 @@ describeEachProvider("chart series", ({ db }) => {
     expect(sum(points.map((p) => p.span!.attempts))).toBe(rows.length);
     expect(sum(points.map((p) => p.span!.failures))).toBe(rows.filter((r) => r.status !== "succeeded").length);
     expect(sum(points.map((p) => p.span!.handoffs))).toBe(rows.filter((r) => r.handoff).length);
-    const spiked = points.find((p) => p.span!.from <= 777 && 777 <= p.span!.to)!;
-    expect(spiked.span!.maxScore).toBeCloseTo(0.99, 9);
-    expect(spiked.span!.minScore).toBeCloseTo(0.01, 9);
-    // The point's own score is its last iteration's, last attempt.
+    // A point's own score is its iteration's, last attempt.
     expect(points.at(-1)!.scores).toEqual({ tests: score(N) });
+  });
+
+  it("keeps the dip, every handoff and the plateau's width through downsampling", async () => {
+    const { points } = await chartSeries(db(), loopId, POINTS);
+    // The dip is a point of its own, with its own score: the chart marks it as a regression.
+    expect(points.find((p) => p.number === 777)?.meanScore).toBeCloseTo(0.2, 9);
+    const markers = scoreMarkers(points, { plateauAfter: 100 });
+    expect(markers.filter((m) => m.kind === "regression").map((m) => m.iteration)).toContain(777);
+    // One plateau, from about #601 to about #1000 (within one run of either end), counted in iterations.
+    const plateaus = markers.filter((m) => m.kind === "plateau");
+    expect(plateaus).toHaveLength(1);
+    const size = Math.ceil(N / Math.floor(POINTS / 3));
+    expect(plateaus[0]!.from).toBeGreaterThanOrEqual(601 - size);
+    expect(plateaus[0]!.from).toBeLessThanOrEqual(601 + size);
+    expect(plateaus[0]!.to).toBeGreaterThanOrEqual(1000 - size);
+    expect(plateaus[0]!.to).toBeLessThanOrEqual(1000 + size);
+    // Every fresh context is a point with its trigger (here no run holds two).
+    const handoffs = rows.filter((r) => r.handoff).map((r) => r.number);
+    expect(points.filter((p) => p.handoffTrigger !== null).map((p) => p.number)).toEqual(handoffs);
+  });
+
+  it("sends a window at full resolution: every attempt of iterations from..to, nothing else", async () => {
+    const { points, bucketSize } = await chartSeries(db(), loopId, POINTS, { from: 740, to: 790 });
+    expect(bucketSize).toBe(1);
+    const expected = rows.filter((r) => r.number >= 740 && r.number <= 790);
+    expect(points.map((p) => [p.number, p.attempt])).toEqual(expected.map((r) => [r.number, r.attempt]));
+    expect(points.every((p) => p.span === undefined)).toBe(true);
+    expect(points.find((p) => p.number === 777)!.meanScore).toBeCloseTo(0.2, 9);
+    // A window wider than the budget is downsampled like the whole, inside its bounds.
+    const wide = await chartSeries(db(), loopId, POINTS, { from: 201, to: 1200 });
+    expect(wide.bucketSize).toBeGreaterThan(1);
+    expect(wide.points.length).toBeLessThanOrEqual(POINTS);
+    expect(wide.points[0]!.span!.from).toBe(201);
+    expect(wide.points.at(-1)!.number).toBe(1200);
+    // A window past the end is empty.
+    expect((await chartSeries(db(), loopId, POINTS, { from: N + 1, to: N + 50 })).points).toEqual([]);
+  });
+
+  it("reads a fork's window across the fork point from both loops", async () => {
+    const lineage = [
+      { loopId, after: 0, upTo: FORK_AT },
+      { loopId: fork, after: FORK_AT, upTo: null },
+    ];
+    const { points } = await chartSeries(db(), lineage, POINTS, { from: FORK_AT - 2, to: FORK_AT + 2 });
+    expect(points.map((p) => [p.number, p.loopId])).toEqual([
+      [FORK_AT - 2, loopId],
+      [FORK_AT - 1, loopId],
+      [FORK_AT, loopId],
+      [FORK_AT + 1, fork],
+      [FORK_AT + 2, fork],
+    ]);
   });
 
   it("draws a fork's lineage like the one loop it continues, a bucket straddling the fork point joined", async () => {

@@ -1,87 +1,94 @@
 // The series the charts draw, bounded whatever the loop's length. Up to
-// SERIES_POINTS iterations every attempt is sent; beyond, iterations are
-// bucketed in the database and each bucket becomes one point: the scores of
-// its last iteration, the spend and tokens of the whole bucket (so running
-// totals stay exact) and its best and worst mean score (so a regression or a
-// new best inside a bucket still shows).
+// `maxPoints` iterations every attempt is sent; beyond, the iterations are
+// downsampled here, min/max-preserving rather than averaged:
+//  - they are cut into about maxPoints / 3 runs of equal length, and in each
+//    run the iteration with the lowest mean score, the one with the highest
+//    and its first handoff are kept as points (plus the very last iteration),
+//    chosen in the database (iterationSpans);
+//  - each point stands for the iterations since the previous point (its
+//    `span`), with their spend and tokens summed, so running totals stay exact.
+// So a regression dip, a new best and a fresh context survive at any length,
+// and a plateau (a run of points without a new best) keeps its true width in
+// iterations. Zooming in asks for a window, which is sent at full resolution
+// once it holds no more than `maxPoints` iterations.
 import type { Database } from "../db/client";
 import {
-  iterationBuckets,
+  clipScope,
+  iterationNumberRange,
   iterationSeries,
   iterationSeriesAt,
-  lastIterationNumber,
-  type IterationBucket,
+  iterationSpans,
   type IterationScope,
+  type IterationSpan,
 } from "../db/iterations.repo";
 
-// About 0.4 KB a point: 400 keep the whole detail payload near 160 KB at any length.
+// About 0.4 KB a point: 400 keep the whole detail payload well under 200 KB at any length.
 export const SERIES_POINTS = 400;
 
 type Row = Awaited<ReturnType<typeof iterationSeries>>[number];
 type ScoreCell = { score: number; reason: string | null };
 
+export interface ChartSpan {
+  from: number;
+  to: number;
+  attempts: number;
+  failures: number;
+  handoffs: number;
+  minScore: number | null;
+  maxScore: number | null;
+}
+
 export interface ChartPoint extends Omit<Row, "scores"> {
   scores: Record<string, number>;
   /** The loop this point's iteration ran in: a fork's own id, or the ancestor it inherited it from. */
   loopId: string;
-  span?: {
-    from: number;
-    to: number;
-    attempts: number;
-    failures: number;
-    handoffs: number;
-    minScore: number | null;
-    maxScore: number | null;
-  };
+  span?: ChartSpan;
+}
+
+export interface ChartSeries {
+  points: ChartPoint[];
+  /** 1 when every attempt is a point; else the length of the runs each keeps its extremes of. */
+  bucketSize: number;
 }
 
 const scoreValues = (scores: Row["scores"]) =>
   Object.fromEntries(Object.entries((scores ?? {}) as Record<string, ScoreCell>).map(([k, v]) => [k, v.score]));
 
-/** `scope`: the loop's id, or a fork's lineage (its parent's iterations up to the fork point first). */
+/**
+ * `scope`: the loop's id, or a fork's lineage (its parent's iterations up to the fork point first).
+ * `window`: only iterations `from`..`to` (a zoomed-in chart).
+ */
 export async function chartSeries(
   db: Database,
   scope: IterationScope,
   maxPoints = SERIES_POINTS,
-): Promise<{ points: ChartPoint[]; bucketSize: number }> {
-  const last = await lastIterationNumber(db.prisma, scope);
-  if (last <= maxPoints) {
-    const rows = await iterationSeries(db.prisma, scope);
+  window?: { from: number; to: number },
+): Promise<ChartSeries> {
+  const inScope = window ? clipScope(scope, window) : scope;
+  const range = await iterationNumberRange(db.prisma, inScope);
+  if (!range) return { points: [], bucketSize: 1 };
+  if (range.last - range.first + 1 <= maxPoints) {
+    const rows = await iterationSeries(db.prisma, inScope);
     return { points: rows.map((r) => ({ ...r, scores: scoreValues(r.scores) })), bucketSize: 1 };
   }
-  const bucketSize = Math.ceil(last / maxPoints);
-  const buckets = await iterationBuckets(db.prisma, scope, bucketSize);
+  const bucketSize = Math.ceil((range.last - range.first + 1) / Math.max(1, Math.floor(maxPoints / 3)));
+  const spans = await iterationSpans(db.prisma, inScope, bucketSize, range.first);
   const rows = await iterationSeriesAt(
     db.prisma,
-    scope,
-    buckets.map((b) => b.last),
+    inScope,
+    spans.map((s) => s.to),
   );
-  // Only the last attempt of each bucket's last iteration: the bucket's sums already count every attempt.
+  // A point shows its iteration's last attempt (the one that scored); its span's sums count every attempt.
   const lastAttempt = new Map<number, Row>();
   for (const r of rows) if ((lastAttempt.get(r.number)?.attempt ?? 0) <= r.attempt) lastAttempt.set(r.number, r);
-  const points = buckets.flatMap((b) => {
-    const row = lastAttempt.get(b.last);
-    return row ? [bucketPoint(row, b)] : [];
+  const points = spans.flatMap((s) => {
+    const row = lastAttempt.get(s.to);
+    return row ? [spanPoint(row, s)] : [];
   });
   return { points, bucketSize };
 }
 
-function bucketPoint(row: Row, b: IterationBucket): ChartPoint {
-  return {
-    ...row,
-    scores: scoreValues(row.scores),
-    costUsd: b.costUsd,
-    tokensIn: b.tokensIn,
-    tokensOut: b.tokensOut,
-    tokensCache: b.tokensCache,
-    span: {
-      from: b.first,
-      to: b.last,
-      attempts: b.attempts,
-      failures: b.failures,
-      handoffs: b.handoffs,
-      minScore: b.minScore,
-      maxScore: b.maxScore,
-    },
-  };
+function spanPoint(row: Row, s: IterationSpan): ChartPoint {
+  const { costUsd, tokensIn, tokensOut, tokensCache, ...span } = s;
+  return { ...row, scores: scoreValues(row.scores), costUsd, tokensIn, tokensOut, tokensCache, span };
 }

@@ -9,7 +9,7 @@ import type { Database } from "../db/client";
 import { pendingControlRequests } from "../db/controls.repo";
 import { listEvents } from "../db/events.repo";
 import { iterationPage } from "../db/iterations.repo";
-import { chartSeries } from "./chart-series";
+import { chartSeries, SERIES_POINTS } from "./chart-series";
 import { currentCheckpoint } from "../db/loop-steps.repo";
 import { loopById, loopDefinitionById, loopLineageById } from "../db/loops.repo";
 import { notFound } from "../errors";
@@ -123,6 +123,20 @@ export async function getLoopDefinition(db: Database, loopId: string) {
     definition: { ...definition, name: loop.name ? `${loop.name} (copy)` : "", goal: loop.goal },
     redactedPaths,
   };
+}
+
+/**
+ * The chart series of iterations `from`..`to` only: a zoomed-in chart. At full
+ * resolution (every attempt) while the window holds at most SERIES_POINTS
+ * iterations, downsampled like the whole series beyond. A fork's window reads
+ * its parent's iterations up to the fork point, as its whole series does.
+ */
+export async function getSeriesWindow(db: Database, loopId: string, window: { from: number; to: number }) {
+  const loop = await loopLineageById(db.prisma, loopId);
+  if (!loop) throw notFound("Loop", loopId);
+  const lineage = await forkLineage(db.prisma, loop);
+  const series = await chartSeries(db, lineage.segments, SERIES_POINTS, window);
+  return { from: window.from, to: window.to, points: series.points, bucketSize: series.bucketSize };
 }
 
 /**

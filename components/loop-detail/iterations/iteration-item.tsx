@@ -19,12 +19,17 @@ export const IterationItem = memo(function IterationItem({
   handoff,
   defaultOpen = false,
   labelAgent = false,
+  posInSet,
+  setSize,
 }: {
   it: IterationRow;
   handoff: string | null;
   defaultOpen?: boolean;
   /** Say which agent ran it (the loop has used its fallback agent). */
   labelAgent?: boolean;
+  /** In a windowed list, where this row stands among all of them (for screen readers). */
+  posInSet?: number;
+  setSize?: number;
 }) {
   const [open, setOpen] = useState(defaultOpen);
   const panel = useId();
@@ -36,6 +41,8 @@ export const IterationItem = memo(function IterationItem({
       data-testid="iteration"
       data-number={it.number}
       data-inherited={it.inheritedFrom ? "true" : undefined}
+      aria-posinset={posInSet}
+      aria-setsize={setSize}
       className={`rounded-xl border bg-white dark:bg-slate-900 ${
         it.inheritedFrom
           ? "border-dashed border-slate-300 dark:border-slate-700"

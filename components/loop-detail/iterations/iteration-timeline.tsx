@@ -2,9 +2,11 @@
 // The iterations, newest first, a page at a time. Each page is its own query
 // (keyed by the iteration it starts before), so a live refresh re-reads what
 // is shown and "Load older" adds a page; iterations are append-only, so pages
-// never shift under the reader.
+// never shift under the reader. Once long, the list is windowed: only the
+// rows near the viewport are mounted (the iteration in flight is not in this
+// list: its panel stays above it, whatever is scrolled).
 import { useQueries } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
@@ -15,12 +17,16 @@ import { IterationItem } from "./iteration-item";
 import { BadgeLegend } from "./iteration-outcome";
 import { PatchDownload } from "./patch-download";
 import { WorktreeRemove } from "./worktree-remove";
+import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
 
 export const ITERATION_PAGE = 20;
+/** Above this many loaded rows, only those near the viewport are mounted. */
+export const WINDOW_AFTER = 60;
 
 export function IterationTimeline({ loopId, handoffs }: { loopId: string; handoffs: Map<number, string> }) {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<number[]>([]);
+  const listRef = useRef<HTMLOListElement>(null);
   const pages = useQueries({
     queries: [undefined, ...cursors].map((beforeNumber) =>
       trpc.loops.iterations.queryOptions({
@@ -30,6 +36,10 @@ export function IterationTimeline({ loopId, handoffs }: { loopId: string; handof
       }),
     ),
   });
+  const rows = pages.flatMap((p) => p.data?.items ?? []);
+  const keys = rows.map((r) => `${r.number}:${r.attempt}`);
+  const windowed = rows.length > WINDOW_AFTER;
+  const shown = useWindowedRows(listRef, keys, windowed);
   const first = pages[0]!;
   if (first.isPending) return <SkeletonRows rows={4} label="Loading iterations" />;
   if (first.isError)
@@ -48,7 +58,6 @@ export function IterationTimeline({ loopId, handoffs }: { loopId: string; handof
       </EmptyState>
     );
   }
-  const rows = pages.flatMap((p) => p.data?.items ?? []);
   const last = pages.at(-1)!;
   const failed = pages.find((p) => p.isError);
   // Once a fallback agent ran, every iteration says which agent ran it.
@@ -60,13 +69,22 @@ export function IterationTimeline({ loopId, handoffs }: { loopId: string; handof
         <PatchDownload loopId={loopId} />
       </div>
       <BadgeLegend />
-      <ol className="space-y-2" aria-label="Iterations, newest first">
-        {rows.map((it) => (
+      <ol
+        ref={listRef}
+        className="flex flex-col"
+        style={{ gap: ROW_GAP, paddingTop: shown.padTop, paddingBottom: shown.padBottom }}
+        aria-label="Iterations, newest first"
+        data-windowed={windowed ? "true" : undefined}
+        data-rows={rows.length}
+      >
+        {rows.slice(shown.start, shown.end).map((it, i) => (
           <IterationItem
-            key={`${it.number}:${it.attempt}`}
+            key={keys[shown.start + i]}
             it={it}
             labelAgent={withFallback}
             handoff={handoffs.get(it.number) ?? null}
+            posInSet={windowed ? shown.start + i + 1 : undefined}
+            setSize={windowed ? rows.length : undefined}
           />
         ))}
       </ol>

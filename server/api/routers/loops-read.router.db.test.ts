@@ -76,6 +76,19 @@ describeEachProvider("loops read procedures", ({ db }) => {
     expect(detail.now).toBeInstanceOf(Date);
   });
 
+  it("answers a window of the chart series at full resolution, and refuses a reversed one", async () => {
+    const id = await finishedLoop();
+    const whole = await caller().loops.byId({ id });
+    const window = await caller().loops.series({ id, from: 2, to: 3 });
+    expect(window).toMatchObject({ from: 2, to: 3, bucketSize: 1 });
+    expect(window.points.map((p) => p.number)).toEqual([2, 3]);
+    expect(window.points).toEqual(whole.series.filter((p) => p.number >= 2 && p.number <= 3));
+    await expect(caller().loops.series({ id, from: 3, to: 2 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller().loops.series({ id: "no-such-loop", from: 1, to: 2 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+  });
+
   it("answers the loop's public fields only, with availability decided on the server", async () => {
     const id = await finishedLoop();
     // The row does carry the runtime's bookkeeping; the output contract strips it.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listLoopSummaries } from "../../loops/loop-list.service";
 import { loopListSummary } from "../../loops/loop-summary.service";
-import { getIterationPage, getLoopDefinition, getLoopDetail } from "../../loops/loop-detail.service";
+import { getIterationPage, getLoopDefinition, getLoopDetail, getSeriesWindow } from "../../loops/loop-detail.service";
 import { loopTemplates } from "../../loops/loop-templates";
 import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.service";
 import { sharedLoopDetail } from "../../share/share-links.service";
@@ -19,6 +19,7 @@ import {
   loopDetailOutput,
   loopListOutput,
   loopSummaryOutput,
+  seriesWindowOutput,
   sharedDetailOutput,
   templatesOutput,
   usageLimitsOutput,
@@ -97,6 +98,15 @@ export const loopsRouter = router({
     .input(z.object({ id: loopId }))
     .output(liveIterationOutput)
     .query(({ ctx, input }) => getLiveIteration(ctx.db, input.id)),
+  /** The chart series of iterations `from`..`to`: zooming in, at full resolution up to SERIES_POINTS iterations. */
+  series: viewer
+    .input(
+      z
+        .object({ id: loopId, from: z.number().int().min(1), to: z.number().int().min(1) })
+        .refine((w) => w.to >= w.from, { message: "to must not be before from", path: ["to"] }),
+    )
+    .output(seriesWindowOutput)
+    .query(({ ctx, input }) => getSeriesWindow(ctx.db, input.id, { from: input.from, to: input.to })),
   iterations: viewer
     .input(
       z.object({

@@ -3,7 +3,12 @@
 // in-flight attempt, checkpoint pointer) never reaches a browser, because the
 // output schema strips every key it does not list.
 import { z } from "zod";
-import type { getIterationPage, getLoopDefinition, getLoopDetail } from "../../loops/loop-detail.service";
+import type {
+  getIterationPage,
+  getLoopDefinition,
+  getLoopDetail,
+  getSeriesWindow,
+} from "../../loops/loop-detail.service";
 import type { listLoopSummaries } from "../../loops/loop-list.service";
 import type { loopTemplates } from "../../loops/loop-templates";
 import type { sharedIterationPage, sharedLoopDetail } from "../../share/share-links.service";
@@ -139,6 +144,14 @@ export const loopSummaryOutput = z.object({
 export const iterationPageOutput = z.object({
   items: z.array(z.custom<IterationItem>()),
   nextBeforeNumber: z.number().optional(),
+});
+
+/** A zoomed-in window of the chart series: the same points as `loops.byId`'s `series`, for `from`..`to`. */
+export const seriesWindowOutput = z.object({
+  from: z.number(),
+  to: z.number(),
+  points: z.custom<Awaited<ReturnType<typeof getSeriesWindow>>["points"]>(),
+  bucketSize: z.number(),
 });
 
 export const createdLoopOutput = z.object({ id: z.string() });

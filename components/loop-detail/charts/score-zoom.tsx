@@ -1,0 +1,117 @@
+"use client";
+// Zooming into the score chart. The whole loop is drawn from the detail's
+// downsampled series; a zoom (dragging across the chart, or the form under it,
+// which keyboards reach) asks the server for iterations from..to, which come
+// back at full resolution (every attempt) up to SERIES_POINTS iterations and
+// downsampled the same way beyond. "Whole loop" goes back.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useId, useMemo, useState, type FormEvent } from "react";
+import { useTRPC } from "@/lib/trpc/client";
+import { zoomWindow, type IterationWindow } from "@/lib/charts/chart-window";
+import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
+import { Button } from "@/components/ui/button";
+import { ScoreChart } from "./score-chart";
+
+export function ZoomableScoreChart({
+  loopId,
+  series,
+  threshold,
+  events,
+  xRange,
+  plateauAfter,
+}: {
+  loopId: string;
+  series: IterationPoint[];
+  threshold: number | null;
+  events: ChartEvent[];
+  xRange: IterationWindow;
+  plateauAfter?: number;
+}) {
+  const trpc = useTRPC();
+  const [zoom, setZoom] = useState<{ from: number; to: number } | null>(null);
+  const windowed = useQuery({
+    ...trpc.loops.series.queryOptions({ id: loopId, from: zoom?.from ?? 1, to: zoom?.to ?? 1 }),
+    enabled: zoom !== null,
+    placeholderData: keepPreviousData,
+  });
+  const shown = zoom && windowed.data ? windowed.data : null;
+  const range = useMemo(() => (shown ? zoomWindow(shown.from, shown.to) : xRange), [shown, xRange]);
+  const formId = useId();
+  const [draft, setDraft] = useState({ from: "", to: "" });
+
+  function apply(from: number, to: number) {
+    const lo = Math.max(1, Math.min(from, to));
+    const hi = Math.max(lo, Math.max(from, to));
+    setZoom({ from: lo, to: hi });
+    setDraft({ from: String(lo), to: String(hi) });
+  }
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const from = Number(draft.from);
+    const to = Number(draft.to);
+    if (Number.isInteger(from) && Number.isInteger(to) && from >= 1 && to >= 1) apply(from, to);
+  }
+
+  return (
+    <div className="min-w-0" data-testid="score-zoom" data-zoom={shown ? `${shown.from}-${shown.to}` : undefined}>
+      <ScoreChart
+        series={shown ? shown.points : series}
+        threshold={threshold}
+        events={events}
+        xRange={range}
+        plateauAfter={plateauAfter}
+        onSelectRange={apply}
+      />
+      <form
+        onSubmit={submit}
+        aria-label="Zoom the score chart"
+        className="mt-1 flex flex-wrap items-center gap-2 px-1 text-xs text-slate-600 dark:text-slate-400"
+      >
+        <span>
+          {shown
+            ? `#${shown.from}–#${shown.to}${shown.bucketSize > 1 ? `, a point per up to ${shown.bucketSize} iterations` : ", every iteration"}`
+            : "Drag across the chart, or zoom to"}
+        </span>
+        <label htmlFor={`${formId}-from`} className="sr-only">
+          First iteration
+        </label>
+        <input
+          id={`${formId}-from`}
+          inputMode="numeric"
+          placeholder="from #"
+          value={draft.from}
+          onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
+          className="w-20 rounded border border-slate-300 bg-white px-1.5 py-0.5 tabular-nums dark:border-slate-700 dark:bg-slate-900"
+        />
+        <label htmlFor={`${formId}-to`} className="sr-only">
+          Last iteration
+        </label>
+        <input
+          id={`${formId}-to`}
+          inputMode="numeric"
+          placeholder="to #"
+          value={draft.to}
+          onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
+          className="w-20 rounded border border-slate-300 bg-white px-1.5 py-0.5 tabular-nums dark:border-slate-700 dark:bg-slate-900"
+        />
+        <Button type="submit" variant="secondary" size="sm">
+          Zoom
+        </Button>
+        {zoom && (
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setZoom(null);
+              setDraft({ from: "", to: "" });
+            }}
+          >
+            Whole loop
+          </Button>
+        )}
+        {windowed.isFetching && zoom && <span role="status">loading…</span>}
+      </form>
+    </div>
+  );
+}
