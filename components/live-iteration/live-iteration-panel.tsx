@@ -65,7 +65,8 @@ function LiveIterationCard({ view }: { view: LiveView }) {
     <section
       aria-label={`Iteration ${view.iteration} in flight`}
       data-testid="live-iteration"
-      className="mb-3 rounded-xl border border-sky-300 bg-sky-50/60 p-3 text-sm dark:border-sky-800 dark:bg-sky-950/40"
+      // Contained: a new output line relays out and repaints the card, not the page around it.
+      className="mb-3 rounded-xl border border-sky-300 bg-sky-50/60 p-3 text-sm [contain:layout_paint] dark:border-sky-800 dark:bg-sky-950/40"
     >
       <div className="flex flex-wrap items-center gap-2">
         <strong>Iteration {view.iteration}</strong>

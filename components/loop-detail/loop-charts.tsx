@@ -2,9 +2,10 @@
 // The charts of a loop, fed by the pure prep functions in lib/charts.
 // Memoised on the series and events themselves (kept identical across
 // refetches by shareEqual), so a tick or an unrelated event draws nothing;
-// a fast loop redraws them at most every REDRAW_MS (each redraw of the four
-// costs tens of ms of main thread, and a loop can finish iterations faster
-// than anyone reads a chart).
+// a fast loop redraws them at most every REDRAW_MS (each redraw of the five
+// costs 50–200 ms of main thread here, most of it Recharts itself, and a loop
+// can finish iterations faster than anyone reads a chart; the header and the
+// timeline show each iteration at once).
 import { memo, useMemo } from "react";
 import type { CostForecastInput } from "@/lib/charts/cost-chart";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
@@ -16,7 +17,7 @@ import { ScoreSpendChart } from "./charts/score-spend-chart";
 import { iterationWindow } from "@/lib/charts/chart-window";
 import { useThrottled } from "@/components/shared/use-throttled";
 
-const REDRAW_MS = 5000;
+const REDRAW_MS = 10_000;
 
 export const LoopCharts = memo(function LoopCharts({
   loopId,
@@ -24,7 +25,7 @@ export const LoopCharts = memo(function LoopCharts({
   markers: liveMarkers,
   threshold,
   budget,
-  forecast,
+  forecast: liveForecast,
   bucketSize,
   iterations,
   plateauAfter,
@@ -43,9 +44,13 @@ export const LoopCharts = memo(function LoopCharts({
   /** The loop's "no progress" stop limit: plateaus are marked at that run length. */
   plateauAfter?: number;
 }) {
-  // Together, so markers never run ahead of the points they mark.
-  const live = useMemo(() => ({ series: liveSeries, markers: liveMarkers }), [liveSeries, liveMarkers]);
-  const { series, markers } = useThrottled(live, REDRAW_MS);
+  // Together, so markers never run ahead of the points they mark; the forecast too, as it
+  // changes with every iteration's spend and would otherwise redraw the cost chart each time.
+  const live = useMemo(
+    () => ({ series: liveSeries, markers: liveMarkers, forecast: liveForecast }),
+    [liveSeries, liveMarkers, liveForecast],
+  );
+  const { series, markers, forecast } = useThrottled(live, REDRAW_MS);
   // One x range for every iteration chart: to the last iteration plus a little headroom.
   const xRange = useMemo(() => iterationWindow(series.map((p) => p.number)), [series]);
   return (

@@ -47,6 +47,8 @@ const changesLoop = (e: LiveEvent) => notLiveRow(e) && !NOT_IN_LOOP.has(e.type);
 // Memoised: a refetch of the loop that did not touch its iterations redraws none of them.
 const Timeline = memo(IterationTimeline);
 const LivePanel = memo(LiveIterationPanel);
+// Its props (availability, isPending, trigger) keep their identity while they mean the same.
+const Controls = memo(ControlBar);
 type DialogName = ControlName | "help" | "confirm";
 
 /** The same map object while its entries are the same, so the timeline is not redrawn for an equal one. */
@@ -111,8 +113,10 @@ export function LoopDetailView({ id }: { id: string }) {
   const series = data?.series;
   const markers = data?.markers;
   const handoffs = useSameMap(useMemo(() => handoffTriggers(series ?? [], markers ?? []), [series, markers]));
-  const pendingIds = data?.pendingControls.map((c) => c.id) ?? [];
+  const pendingKey = data?.pendingControls.map((c) => c.id).join("\n") ?? "";
+  const pendingIds = useMemo(() => (pendingKey ? pendingKey.split("\n") : []), [pendingKey]);
   const controls = useControls(id, pendingIds);
+  const onHelp = useCallback(() => setDialog("help"), []);
   // The server decides what is allowed (state and role); until it answered, nothing is.
   // On `availability` alone (kept identical across refetches), so the controls redraw only when it changes.
   const allowed = data?.availability;
@@ -201,11 +205,11 @@ export function LoopDetailView({ id }: { id: string }) {
         </div>
       )}
       <QuestionPanel detail={d} />
-      <ControlBar
+      <Controls
         availability={availability}
         isPending={controls.isPending}
         onControl={trigger}
-        onHelp={() => setDialog("help")}
+        onHelp={onHelp}
         loopId={id}
         showStart={d.loop.status === "draft"}
         waitingForLimit={d.loop.status === "waiting_for_limit"}

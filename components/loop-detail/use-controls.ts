@@ -5,7 +5,7 @@
 // loop still lists it among its pending controls.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { toast } from "@/components/ui/toast";
@@ -93,13 +93,22 @@ export function useControls(loopId: string, pendingIds: string[]) {
     onSettled: (_data, _error, { name }) => setInFlight((s) => ({ ...s, [name]: false })),
   });
 
+  // Stable across refetches that change nothing here, so the control bar is not redrawn by them.
+  const { mutateAsync } = mutation;
   /** Sends one control; true when the server took it. */
-  const send = (name: ControlName, input: ControlInput = {}): Promise<boolean> =>
-    mutation.mutateAsync({ name, input }).then(
-      () => true,
-      () => false,
-    );
+  const send = useCallback(
+    (name: ControlName, input: ControlInput = {}): Promise<boolean> =>
+      mutateAsync({ name, input }).then(
+        () => true,
+        () => false,
+      ),
+    [mutateAsync],
+  );
 
-  const isPending = (name: ControlName) => !!inFlight[name] || (!!stored[name] && pendingIds.includes(stored[name]!));
-  return { send, isPending };
+  const pendingKey = pendingIds.join("\n");
+  const isPending = useCallback(
+    (name: ControlName) => !!inFlight[name] || (!!stored[name] && pendingKey.split("\n").includes(stored[name]!)),
+    [inFlight, stored, pendingKey],
+  );
+  return useMemo(() => ({ send, isPending }), [send, isPending]);
 }

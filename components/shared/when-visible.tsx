@@ -1,10 +1,11 @@
 "use client";
 // Draws its children once they come near the viewport, one such drawing per
-// task. A chart below the fold costs nothing until someone scrolls to it, and
+// task, and holds them still while they are far off-screen. A chart below the
+// fold costs nothing until someone scrolls to it (nor while scrolled away), and
 // charts that appear together do not become one long main-thread task (each
 // Recharts chart takes tens of ms to draw). The box it fills keeps its size
 // throughout, so nothing shifts when the drawing arrives.
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { memo, useEffect, useRef, useState, type ReactNode } from "react";
 
 const queue: (() => void)[] = [];
 let draining = false;
@@ -24,19 +25,34 @@ function schedule(show: () => void) {
   }
 }
 
+/** Keeps its last children while `hold` is set: React skips the subtree, so nothing in it redraws. */
+const Held = memo(
+  function Held({ children }: { children: ReactNode; hold: boolean }) {
+    return <>{children}</>;
+  },
+  (_, next) => next.hold,
+);
+
 export function WhenVisible({ children, margin = "200px" }: { children: ReactNode; margin?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(false);
+  const [near, setNear] = useState(false);
   useEffect(() => {
     const el = box.current;
-    if (shown || !el) return;
-    if (typeof IntersectionObserver === "undefined") return schedule(() => setShown(true));
+    if (!el) return;
+    if (typeof IntersectionObserver === "undefined")
+      return schedule(() => {
+        setNear(true);
+        setShown(true);
+      });
     let cancelled = false;
+    // Kept after the first drawing: off-screen, the drawing holds still (a live loop's
+    // new points redraw only what can be seen) and catches up when it comes back.
     const observer = new IntersectionObserver(
       (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        observer.disconnect();
-        schedule(() => !cancelled && setShown(true));
+        const on = entries.some((e) => e.isIntersecting);
+        setNear(on);
+        if (on) schedule(() => !cancelled && setShown(true));
       },
       { rootMargin: margin },
     );
@@ -45,6 +61,10 @@ export function WhenVisible({ children, margin = "200px" }: { children: ReactNod
       cancelled = true;
       observer.disconnect();
     };
-  }, [shown, margin]);
-  return shown ? <>{children}</> : <div ref={box} className="h-full w-full" />;
+  }, [margin]);
+  return (
+    <div ref={box} className="h-full w-full">
+      {shown && <Held hold={!near}>{children}</Held>}
+    </div>
+  );
 }

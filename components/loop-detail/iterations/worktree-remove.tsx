@@ -10,14 +10,17 @@ import { toast } from "@/components/ui/toast";
 export function WorktreeRemove({ loopId }: { loopId: string }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const loop = useQuery(trpc.loops.byId.queryOptions({ id: loopId }));
+  // Only whether it is offered: the loop's refetch after every iteration does not redraw this.
+  const offered = useQuery({
+    ...trpc.loops.byId.queryOptions({ id: loopId }),
+    select: (d) => d.loop.isTerminal && d.availability.fork.allowed,
+  }).data;
   const remove = useMutation({
     mutationFn: () => client.loops.controls.removeWorktree.mutate({ id: loopId }),
     onSuccess: (r) => toast(`Worktree removed; branch ${r.branch} keeps the work`, "success"),
     onError: (e) => toast(errorMessage(e), "error"),
   });
-  const d = loop.data;
-  if (!d || !d.loop.isTerminal || !d.availability.fork.allowed) return null;
+  if (!offered) return null;
   return (
     <Button size="sm" variant="secondary" pending={remove.isPending} onClick={() => remove.mutate()}>
       Remove worktree
