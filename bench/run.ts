@@ -1,7 +1,8 @@
 // npm run bench: the runtime's figures on SQLite and PostgreSQL, then the
 // browser's (they need `npm run build`). Never part of `npm test`: timings on
 // a shared machine are for reading, not asserting. `npm run bench -- --ui`
-// runs the browser figures alone.
+// runs the browser figures alone; `--only=control,idle` picks some of them
+// (idle, cls, control, lighthouse).
 // (`-- --ui --port=3120` to keep clear of other checkouts.)
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
@@ -13,7 +14,7 @@ import { closeEventWakeups } from "../server/events/event-wakeups";
 import { measureSandboxCost } from "./sandbox-bench";
 import { measureSnapshotCost } from "./snapshot-bench";
 import { measureDashboard, measureListDuringBurst } from "./dashboard-bench";
-import { printUiFigures } from "./ui-figures";
+import { printUiFigures, UI_FIGURES } from "./ui-figures";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap } from "./e2e-gap";
 import { printGap } from "./gap-report";
@@ -64,6 +65,8 @@ function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number) 
 const uiOnly = process.argv.includes("--ui");
 // --port=N: where the browser figures serve the app (default 3290).
 const uiPort = Number(process.argv.find((a) => a.startsWith("--port="))?.slice(7) ?? 3290);
+const onlyArg = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const uiOnlyFigures = onlyArg ? UI_FIGURES.filter((f) => onlyArg.split(",").includes(f)) : UI_FIGURES;
 
 async function runtimeFigures() {
   const results: Record<string, Record<string, string>> = {};
@@ -167,5 +170,5 @@ async function runtimeFigures() {
 }
 
 if (!uiOnly) await runtimeFigures();
-await printUiFigures(root, uiPort);
+await printUiFigures(root, uiPort, uiOnlyFigures);
 process.exit(0);
