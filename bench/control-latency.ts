@@ -44,13 +44,20 @@ export async function measureControlLatency(app: BenchApp, samples = 30): Promis
     for (let i = 0; i < samples; i++) {
       const before = await statusOf(b);
       const control = before === "paused" ? "Resume" : "Interrupt";
+      // Tab A offers it once its own refetch after the last change is in.
+      await a
+        .locator("[role=toolbar][aria-label='Loop controls'] button:enabled", {
+          hasText: new RegExp(`^\\s*${control}`),
+        })
+        .first()
+        .waitFor({ timeout: 10_000 });
       // B resolves with the wall-clock time its badge first shows something else.
       const seen = b.evaluate(
         (old) =>
           new Promise<[number, string]>((resolve) => {
-            const read = () => document.querySelector("[data-testid=loop-status] span")?.textContent ?? "";
+            // No named helpers in here: tsx would wrap them in a __name() the page does not have.
             const observer = new MutationObserver(() => {
-              const now = read();
+              const now = document.querySelector("[data-testid=loop-status] span")?.textContent ?? "";
               if (now !== old) {
                 observer.disconnect();
                 resolve([Date.now(), now]);
@@ -60,6 +67,8 @@ export async function measureControlLatency(app: BenchApp, samples = 30): Promis
           }),
         before,
       );
+      // Not left unhandled if the click below fails and the page closes under it.
+      seen.catch(() => undefined);
       const clickedAt = await a.evaluate((name) => {
         const bar = document.querySelector("[role=toolbar][aria-label='Loop controls']");
         const button = [...(bar?.querySelectorAll("button") ?? [])].find(
@@ -75,9 +84,13 @@ export async function measureControlLatency(app: BenchApp, samples = 30): Promis
       result.changes.push(`${before}→${after}`);
       // Back at rest (paused, or waiting again after the resumed loop's instant iteration) in both tabs.
       const settled = control === "Interrupt" ? ["paused"] : ["waiting"];
-      await until(async () => settled.includes(await status()), 30_000, `the loop to settle after ${control}`);
+      await until(
+        async () => settled.includes(await status()),
+        30_000,
+        `the loop to settle after ${control} (sampled so far: ${result.changes.join(", ")})`,
+      );
       for (const page of [a, b]) await page.getByTestId("loop-status").getByText(settled[0]!).waitFor();
-      await a.waitForTimeout(300);
+      await a.waitForTimeout(200);
     }
     return result;
   } finally {
