@@ -1,8 +1,9 @@
 // npm run bench: the runtime's figures on SQLite and PostgreSQL, then the
 // browser's (they need `npm run build`). Never part of `npm test`: timings on
 // a shared machine are for reading, not asserting. `npm run bench -- --ui`
-// runs the browser figures alone, `-- --dashboard` the dashboard's (10,000
-// loops, 1,000,000 iterations, a loop of 20,000) on both databases.
+// runs the browser figures alone; `--only=control,idle` picks some of them
+// (idle, cls, control, lighthouse). `-- --dashboard` runs the dashboard's
+// (10,000 loops, 1,000,000 iterations, a loop of 20,000) on both databases.
 // (`-- --ui --port=3120` to keep clear of other checkouts.)
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
@@ -14,7 +15,7 @@ import { closeEventWakeups } from "../server/events/event-wakeups";
 import { measureSandboxCost } from "./sandbox-bench";
 import { measureSnapshotCost } from "./snapshot-bench";
 import { measureDashboard, measureListDuringBurst } from "./dashboard-bench";
-import { printUiFigures } from "./ui-figures";
+import { printUiFigures, UI_FIGURES } from "./ui-figures";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap } from "./e2e-gap";
 import { printGap } from "./gap-report";
@@ -71,6 +72,8 @@ function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number) 
 const uiOnly = process.argv.includes("--ui");
 // --port=N: where the browser figures serve the app (default 3290).
 const uiPort = Number(process.argv.find((a) => a.startsWith("--port="))?.slice(7) ?? 3290);
+const onlyArg = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const uiOnlyFigures = onlyArg ? UI_FIGURES.filter((f) => onlyArg.split(",").includes(f)) : UI_FIGURES;
 
 const dashboardOnly = process.argv.includes("--dashboard");
 
@@ -203,6 +206,6 @@ async function runtimeFigures() {
 if (dashboardOnly) await dashboardOnlyFigures();
 else {
   if (!uiOnly) await runtimeFigures();
-  await printUiFigures(root, uiPort);
+  await printUiFigures(root, uiPort, uiOnlyFigures);
 }
 process.exit(0);

@@ -1,10 +1,22 @@
 // The browser figures of `npm run bench`: the loop page's idle main-thread
-// time, the list's layout shift on a phone, and Lighthouse performance of the
-// loop page, each printed with its target and whether it is met.
+// time, the list's layout shift on a phone, a control's latency from one tab
+// to another, and Lighthouse performance of the loop page, each printed with
+// its target and whether it is met. `only` (from `--only=control,idle,...`)
+// picks some of them.
 import { withBenchApp } from "./ui-app";
 import { measureUiIdle } from "./ui-idle";
 import { measureListCls } from "./list-cls";
 import { measureLighthouse, type LighthouseScore } from "./lighthouse-bench";
+import { measureControlLatency } from "./control-latency";
+
+export const UI_FIGURES = ["idle", "cls", "control", "lighthouse"] as const;
+export type UiFigure = (typeof UI_FIGURES)[number];
+
+/** The p-th percentile (nearest rank). */
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -23,23 +35,25 @@ async function lighthouseOr(run: () => Promise<LighthouseScore>): Promise<Lighth
   return run().catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-export async function printUiFigures(root: string, port = 3290) {
+export async function printUiFigures(root: string, port = 3290, only: readonly UiFigure[] = UI_FIGURES) {
   console.error("… browser figures (built app, Chromium)");
   const figures = await withBenchApp(root, port, async (app) => {
-    console.error("… loop page idle main-thread time");
-    const idle = await measureUiIdle(app);
-    console.error("… list layout shift at 390 px");
-    const cls = await measureListCls(app);
+    const step = <T>(figure: UiFigure, what: string, run: () => Promise<T>) =>
+      only.includes(figure) ? (console.error(`… ${what}`), run()) : null;
+    const idle = await step("idle", "loop page idle main-thread time", () => measureUiIdle(app));
+    const cls = await step("cls", "list layout shift at 390 px", () => measureListCls(app));
+    const control = await step("control", "a control from one tab to another", () => measureControlLatency(app));
     const lh: Record<string, LighthouseScore | string> = {};
     for (const [name, id] of [
       ["finished", app.finishedId],
       ["running", app.runningId],
     ] as const)
       for (const form of ["desktop", "mobile"] as const) {
+        if (!only.includes("lighthouse")) continue;
         console.error(`… Lighthouse, ${name} loop, ${form}`);
         lh[`${name}, ${form}`] = await lighthouseOr(() => measureLighthouse(app, `/loops/${id}`, form));
       }
-    return { idle, cls, lh };
+    return { idle, cls, control, lh };
   }).catch((error: unknown) => {
     console.error(`  browser figures: ${String(error)}`);
     return undefined;
@@ -49,12 +63,13 @@ export async function printUiFigures(root: string, port = 3290) {
   console.log("browser figures (medians; samples in brackets)");
   if (figures === null) return console.log("  n/a: run `npm run build` first (the bench serves the built app)");
   if (!figures) return console.log("  n/a: the browser bench failed (see above)");
-  const { idle, cls, lh } = figures;
+  const { idle, cls, control, lh } = figures;
   const samples = (xs: number[], digits: number) => `[${xs.map((x) => x.toFixed(digits)).join(", ")}]`;
   for (const [name, target] of [
     ["finished", 60],
     ["running", 300],
   ] as const) {
+    if (!idle) break;
     const task = idle[name].map((x) => x.taskMs);
     const cpu = idle[name].map((x) => x.cpuMs);
     const m = median(task);
@@ -67,8 +82,17 @@ export async function printUiFigures(root: string, port = 3290) {
       `${samples(task, 0)}; CPU ${median(cpu).toFixed(0)} ms ${samples(cpu, 0)}`,
     );
   }
-  const c = median(cls);
-  line("list CLS, 390 px", c, 3, "< 0.1", c < 0.1, samples(cls, 3));
+  if (cls) {
+    const c = median(cls);
+    line("list CLS, 390 px", c, 3, "< 0.1", c < 0.1, samples(cls, 3));
+  }
+  if (control) {
+    const p50 = percentile(control.samples, 50);
+    const p95 = percentile(control.samples, 95);
+    const changes = [...new Set(control.changes)].join(", ");
+    line("control, tab to tab p50 (ms)", p50, 0, "", true, `${control.samples.length} samples: ${changes}`);
+    line("control, tab to tab p95 (ms)", p95, 0, "< 300", p95 < 300, samples(control.samples, 0));
+  }
   for (const [name, r] of Object.entries(lh)) {
     const target = name.endsWith("desktop") ? 90 : 80;
     if (typeof r === "string") console.log(`  Lighthouse perf, ${name.padEnd(17)}    n/a  ${r}`);

@@ -24,6 +24,8 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
 
 /** Event types written by the alarm check (server/alerts): not engine events, but stored the same way. */
 export const ALARM_EVENT = "alarm_raised";
+/** An alarm that went away (state for open pages; never an alert). */
+export const ALARM_CLEARED_EVENT = "alarm_cleared";
 
 const WORSE_HEALTH = new Set(["stuck", "failing", "terminated"]);
 
@@ -50,6 +52,8 @@ export function alertKindOf(event: { type: string; payload?: unknown }): AlertKi
     case "health_changed":
       return WORSE_HEALTH.has(String(p.to)) ? "health" : null;
     case ALARM_EVENT:
+      // Back within the quiet period: the alert went out already.
+      if (p.repeat === true) return null;
       if (p.alarm === "spend_rate") return "budget";
       return p.alarm === "runaway" ? "runaway" : p.alarm === "silent" ? "health" : null;
     default:

@@ -19,6 +19,7 @@ import { Tabs } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/toast";
 import { CheckPreview } from "./check-preview";
 import { PreflightPanel } from "./preflight-panel";
+import { SecretPicker } from "./secret-picker";
 import { ErrorSummary } from "./error-summary";
 import { FormContext, type FormContextValue } from "./form-context";
 import { JsonEditor } from "./json-editor";
@@ -193,6 +194,15 @@ function LoopForm({
               ),
             },
           ]}
+        />
+        <SecretPicker
+          value={value}
+          enabled={canCreate}
+          onPick={(path, secret) => {
+            set(path, secret);
+            // The JSON tab holds its own text: start it over from the new value.
+            setVersion((n) => n + 1);
+          }}
         />
         <PreflightPanel value={value} enabled={canCreate && valid} />
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border dark:border-slate-800 dark:bg-slate-950/95">

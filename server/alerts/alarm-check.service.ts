@@ -7,9 +7,17 @@
  * the quiet period. A runaway whose policy says `action: "pause"` also stores
  * an interrupt request (actor "alarm", the reason saying why): the runtime
  * applies it at its next safe point and records it like an operator's.
+ *
+ * Open pages learn of an alarm from these events (the event stream makes
+ * them refetch the loop), so every change of a loop's alarms is written, not
+ * only the alerting ones: given the `seen` state of the previous check, an
+ * alarm that comes back within the quiet period is an `alarm_raised` marked
+ * `repeat` (no alert), and one that goes away is `alarm_cleared`. The state
+ * lives in the checking process: after a restart, or with several app
+ * instances, a change may be written more than once, which costs an audit row.
  */
 import { randomUUID } from "node:crypto";
-import { ALARM_EVENT } from "../alert-kinds";
+import { ALARM_CLEARED_EVENT, ALARM_EVENT } from "../alert-kinds";
 import type { Database } from "../db/client";
 import { alarmCandidates } from "../db/alerts.repo";
 import { insertControlRequest } from "../db/controls.repo";
@@ -30,27 +38,65 @@ export interface Alarm {
   action: LoopAlarm["action"];
 }
 
-export async function checkAlarms(db: Database, now: number, quietMs = ALARM_QUIET_MS): Promise<Alarm[]> {
+/** Per loop, the alarm kinds (written as events) it had at the last check. */
+export type AlarmState = Map<string, ReadonlySet<LoopAlarm["kind"]>>;
+
+export interface AlarmCheckOptions {
+  quietMs?: number;
+  /** The previous check's state, updated in place; without it only alerting alarms are written. */
+  seen?: AlarmState;
+  /** Called after events were committed (wakes this process's live streams at once). */
+  onEventsWritten?: () => void;
+}
+
+/** Judges the active loops' alarms and writes what changed; returns the alarms that alert. */
+export async function checkAlarms(db: Database, now: number, options: AlarmCheckOptions = {}): Promise<Alarm[]> {
+  const { quietMs = ALARM_QUIET_MS, seen } = options;
   const candidates = await alarmCandidates(db.prisma, { quietSince: new Date(now - quietMs) });
-  if (candidates.length === 0) return [];
-  const judged = await currentAlarms(db.prisma, candidates, now);
-  const alarms = candidates.flatMap((loop) =>
-    (judged.get(loop.id) ?? [])
-      .filter((a) => EVENT_ALARMS.has(a.kind) && !loop.raisedRecently.includes(a.kind))
-      .map((a): Alarm => ({ loopId: loop.id, alarm: a.kind, detail: a.detail, action: a.action })),
-  );
-  if (alarms.length === 0) return [];
+  const judged = candidates.length ? await currentAlarms(db.prisma, candidates, now) : new Map<string, LoopAlarm[]>();
+  const alarms: Alarm[] = [];
+  const repeats: Alarm[] = [];
+  const cleared: { loopId: string; alarm: LoopAlarm["kind"] }[] = [];
+  for (const loop of candidates) {
+    const current = (judged.get(loop.id) ?? []).filter((a) => EVENT_ALARMS.has(a.kind));
+    const before = seen?.get(loop.id);
+    for (const a of current) {
+      const alarm: Alarm = { loopId: loop.id, alarm: a.kind, detail: a.detail, action: a.action };
+      if (!loop.raisedRecently.includes(a.kind)) alarms.push(alarm);
+      else if (seen && !before?.has(a.kind)) repeats.push(alarm);
+    }
+    for (const kind of before ?? [])
+      if (!current.some((a) => a.kind === kind)) cleared.push({ loopId: loop.id, alarm: kind });
+    seen?.set(loop.id, new Set(current.map((a) => a.kind)));
+  }
+  // A loop that stopped being active leaves the state; its status change already reached open pages.
+  if (seen) for (const id of seen.keys()) if (!judged.has(id)) seen.delete(id);
+  if (alarms.length + repeats.length + cleared.length === 0) return [];
   await inTransaction(db.prisma, async (tx) => {
-    await appendEvents(
-      tx,
-      alarms.map((a) => ({
+    await appendEvents(tx, [
+      ...alarms.map((a) => ({
         loopId: a.loopId,
         type: ALARM_EVENT,
         actor: "system",
         reason: `${TITLES[a.alarm]}: ${a.detail}${a.action === "pause" ? " (pausing the loop, alarms.runaway.action)" : ""}`,
         payload: { alarm: a.alarm, detail: a.detail, action: a.action },
       })),
-    );
+      // Back within the quiet period: shown, not alerted again, and no second pause.
+      ...repeats.map((a) => ({
+        loopId: a.loopId,
+        type: ALARM_EVENT,
+        actor: "system",
+        reason: `${TITLES[a.alarm]}: ${a.detail} (again; alerted already)`,
+        payload: { alarm: a.alarm, detail: a.detail, action: a.action, repeat: true },
+      })),
+      ...cleared.map((c) => ({
+        loopId: c.loopId,
+        type: ALARM_CLEARED_EVENT,
+        actor: "system",
+        reason: `${TITLES[c.alarm]} alarm cleared`,
+        payload: { alarm: c.alarm },
+      })),
+    ]);
     for (const a of alarms.filter((x) => x.action === "pause")) {
       await insertControlRequest(tx, {
         id: randomUUID(),
@@ -62,6 +108,7 @@ export async function checkAlarms(db: Database, now: number, quietMs = ALARM_QUI
       });
     }
   });
+  options.onEventsWritten?.();
   return alarms;
 }
 

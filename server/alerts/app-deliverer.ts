@@ -5,19 +5,31 @@ import { getDatabase } from "../db/database";
 import { getEnv } from "../env";
 import { getSecretKey } from "../secrets/secret-key";
 import { startAlertDeliverer, type AlertDeliverer } from "./alert-delivery.service";
-import { checkAlarms } from "./alarm-check.service";
+import { checkAlarms, type AlarmState } from "./alarm-check.service";
 
-/** How often running loops are checked for the runaway and silent-agent alarms. */
-const ALARM_CHECK_MS = 15_000;
+/**
+ * How often running loops are checked for the alarms: often enough that a
+ * silent agent's alarm, which rises with time alone, reaches open pages
+ * within about a second (a check is a few indexed reads).
+ */
+const ALARM_CHECK_MS = 1_000;
 
 const globalForAlerts = globalThis as unknown as { ralphAlertDeliverer?: AlertDeliverer };
 
-export function startAppAlertDeliverer(): AlertDeliverer {
+/** `onEventsWritten` wakes this process's live streams after the alarm check wrote events. */
+export function startAppAlertDeliverer(onEventsWritten?: () => void): AlertDeliverer {
   if (globalForAlerts.ralphAlertDeliverer) return globalForAlerts.ralphAlertDeliverer;
   const env = getEnv();
   const db = getDatabase();
+  const seen: AlarmState = new Map();
+  let checking = false;
   const alarms = setInterval(() => {
-    checkAlarms(db, Date.now()).catch((error: Error) => console.error("Alarm check failed:", error.message));
+    // One check at a time: a slow one is not stacked on.
+    if (checking) return;
+    checking = true;
+    checkAlarms(db, Date.now(), { seen, onEventsWritten })
+      .catch((error: Error) => console.error("Alarm check failed:", error.message))
+      .finally(() => (checking = false));
   }, ALARM_CHECK_MS);
   alarms.unref();
   globalForAlerts.ralphAlertDeliverer = startAlertDeliverer(db, {

@@ -64,7 +64,7 @@ export async function linkStoredSecrets(db: Database, definition: LoopDefinition
   } as LoopDefinition;
 }
 
-function llmKeyEnv(agent: Extract<Agent, { kind: "llm" }>): string | null {
+export function llmKeyEnv(agent: Extract<Agent, { kind: "llm" }>): string | null {
   if (agent.apiKeyEnv) return agent.apiKeyEnv;
   if (agent.provider === "anthropic") return "ANTHROPIC_API_KEY";
   if (agent.provider === "openai") return "OPENAI_API_KEY";

@@ -23,7 +23,7 @@ export async function startServerRuntime() {
     const { db, engine } = getAppRuntime().services;
     return shareAdmission(db, token, clientIp(headers), engine.now());
   });
-  startAppAlertDeliverer();
+  startAppAlertDeliverer(getAppRuntime().jobs.onEventsWritten);
   console.log(
     `Ralph Control: ${target.kind} database ${where} ` +
       (applied.length ? `migrated (${applied.join(", ")})` : "is up to date") +

@@ -8,6 +8,7 @@ import { sharedLoopDetail } from "../../share/share-links.service";
 import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
 import { preflightDefinition } from "../../loops/loop-preflight.service";
+import { secretChoices } from "../../loops/secret-choices.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
 import { loopControlsRouter } from "./loop-controls.router";
@@ -19,6 +20,7 @@ import {
   loopDetailOutput,
   loopListOutput,
   loopSummaryOutput,
+  secretChoicesOutput,
   seriesWindowOutput,
   sharedDetailOutput,
   templatesOutput,
@@ -73,6 +75,11 @@ export const loopsRouter = router({
       }),
     )
     .query(({ ctx, input }) => preflightDefinition(ctx.db, input, { actor: ctx.actor, reason: null })),
+  /** The New-loop form's stored-secret picker: per secret the agent needs, the stored secrets this user may pick. */
+  secretChoices: roleProcedure("operator")
+    .input(loopDefinitionSchema.pick({ agent: true, fallbackAgent: true }))
+    .output(secretChoicesOutput)
+    .query(({ ctx, input }) => secretChoices(ctx.db, input, { actor: ctx.actor, reason: null })),
   formSchema: viewer.output(formSchemaOutput).query(() => formSchema),
   list: viewer
     .input(loopListInput)

@@ -156,6 +156,15 @@ export const seriesWindowOutput = z.object({
 
 export const createdLoopOutput = z.object({ id: z.string() });
 export const formSchemaOutput = z.record(z.string(), z.unknown());
+export const secretChoicesOutput = z.array(
+  z.object({
+    path: z.array(z.union([z.string(), z.number()])),
+    variable: z.string(),
+    chosen: z.string().nullable(),
+    byName: z.string().nullable(),
+    options: z.array(z.string()),
+  }),
+);
 export const templatesOutput = z.array(z.custom<ReturnType<typeof loopTemplates>[number]>());
 export const definitionOutput = z.custom<Awaited<ReturnType<typeof getLoopDefinition>>>();
 
