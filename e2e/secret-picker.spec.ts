@@ -70,15 +70,15 @@ test("the Claude Code template picks a stored secret by name from a dropdown", a
   expect(definition.agent.secrets).toEqual([{ name: "ANTHROPIC_API_KEY", secret: "TEAM_CLAUDE_KEY" }]);
   await attachShot(page, "secret-picker-picked");
 
-  // Saved with the pick.
+  // Saved with the pick (a clone's definition shows it redacted, as every secret field).
   await page.getByRole("checkbox", { name: "Start immediately" }).uncheck();
   await page.getByRole("button", { name: "Save draft" }).click();
   await page.waitForURL(/\/loops\/[0-9a-f-]{36}$/);
   const id = page.url().split("/").at(-1)!;
   const saved = await trpc(page.request, "loops.definition", { id }, "query");
-  expect((saved.data as { definition: { agent: { secrets: unknown[] } } }).definition.agent.secrets).toEqual([
-    { name: "ANTHROPIC_API_KEY", secret: "TEAM_CLAUDE_KEY" },
-  ]);
+  const stored = saved.data as { definition: { agent: { secrets: unknown[] } }; redactedPaths: string[] };
+  expect(stored.definition.agent.secrets).toEqual([{ name: "ANTHROPIC_API_KEY", secret: "[redacted]" }]);
+  expect(stored.redactedPaths).toContain("agent.secrets.0.secret");
   expect(consoleProblems()).toEqual([]);
 });
 

@@ -15,6 +15,9 @@
  * `repeat` (no alert), and one that goes away is `alarm_cleared`. The state
  * lives in the checking process: after a restart, or with several app
  * instances, a change may be written more than once, which costs an audit row.
+ * An alarm counts as cleared only once it has been gone for `clearAfterMs`, so
+ * a loop hovering at its runaway limit does not write raised/cleared pairs
+ * every second.
  */
 import { randomUUID } from "node:crypto";
 import { ALARM_CLEARED_EVENT, ALARM_EVENT } from "../alert-kinds";
@@ -38,8 +41,11 @@ export interface Alarm {
   action: LoopAlarm["action"];
 }
 
-/** Per loop, the alarm kinds (written as events) it had at the last check. */
-export type AlarmState = Map<string, ReadonlySet<LoopAlarm["kind"]>>;
+/** Per loop, the alarm kinds (written as events) it has had recently, each with when it was last seen. */
+export type AlarmState = Map<string, Map<LoopAlarm["kind"], number>>;
+
+/** An alarm absent for less than this is still shown as raised (no cleared/raised flapping). */
+export const ALARM_CLEAR_AFTER_MS = 10_000;
 
 export interface AlarmCheckOptions {
   quietMs?: number;
@@ -47,11 +53,12 @@ export interface AlarmCheckOptions {
   seen?: AlarmState;
   /** Called after events were committed (wakes this process's live streams at once). */
   onEventsWritten?: () => void;
+  clearAfterMs?: number;
 }
 
 /** Judges the active loops' alarms and writes what changed; returns the alarms that alert. */
 export async function checkAlarms(db: Database, now: number, options: AlarmCheckOptions = {}): Promise<Alarm[]> {
-  const { quietMs = ALARM_QUIET_MS, seen } = options;
+  const { quietMs = ALARM_QUIET_MS, seen, clearAfterMs = ALARM_CLEAR_AFTER_MS } = options;
   const candidates = await alarmCandidates(db.prisma, { quietSince: new Date(now - quietMs) });
   const judged = candidates.length ? await currentAlarms(db.prisma, candidates, now) : new Map<string, LoopAlarm[]>();
   const alarms: Alarm[] = [];
@@ -65,9 +72,14 @@ export async function checkAlarms(db: Database, now: number, options: AlarmCheck
       if (!loop.raisedRecently.includes(a.kind)) alarms.push(alarm);
       else if (seen && !before?.has(a.kind)) repeats.push(alarm);
     }
-    for (const kind of before ?? [])
-      if (!current.some((a) => a.kind === kind)) cleared.push({ loopId: loop.id, alarm: kind });
-    seen?.set(loop.id, new Set(current.map((a) => a.kind)));
+    const next = new Map(before ?? []);
+    for (const a of current) next.set(a.kind, now);
+    for (const [kind, lastSeen] of next)
+      if (now - lastSeen >= clearAfterMs) {
+        next.delete(kind);
+        cleared.push({ loopId: loop.id, alarm: kind });
+      }
+    seen?.set(loop.id, next);
   }
   // A loop that stopped being active leaves the state; its status change already reached open pages.
   if (seen) for (const id of seen.keys()) if (!judged.has(id)) seen.delete(id);

@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { alertHarness } from "../../test/alert-harness";
 import { describeEachProvider } from "../../test/db-providers";
 import { alertKindOf } from "../alert-kinds";
-import { checkAlarms, type AlarmState } from "./alarm-check.service";
+import { ALARM_CLEAR_AFTER_MS, checkAlarms, type AlarmState } from "./alarm-check.service";
 
 describeEachProvider("alarm state changes", ({ db }) => {
   const { newLoop } = alertHarness(db);
@@ -40,9 +40,13 @@ describeEachProvider("alarm state changes", ({ db }) => {
     expect(await events()).toHaveLength(1);
     expect(wakes).toBe(1);
 
-    // A new iteration starts: the alarm goes away, and that is written too.
+    // A new iteration starts: the alarm goes away, but a gap shorter than
+    // ALARM_CLEAR_AFTER_MS writes nothing (a loop at its limit must not flap).
     await inFlightSince(now + 1_500);
     await check(now + 2_000);
+    expect(await events()).toHaveLength(1);
+    // Gone for long enough: cleared, and that is written too.
+    await check(now + 1_000 + ALARM_CLEAR_AFTER_MS);
     const cleared = (await events()).at(-1)!;
     expect(cleared).toMatchObject({ type: "alarm_cleared", payload: { alarm: "silent" } });
     expect(alertKindOf(cleared)).toBeNull();
@@ -50,7 +54,7 @@ describeEachProvider("alarm state changes", ({ db }) => {
 
     // Silent again within the quiet period: shown again, not alerted again.
     await inFlightSince(now - 5 * 60_000);
-    expect(await check(now + 3_000)).toEqual([]);
+    expect(await check(now + 2_000 + ALARM_CLEAR_AFTER_MS)).toEqual([]);
     const repeat = (await events()).at(-1)!;
     expect(repeat).toMatchObject({ type: "alarm_raised", payload: { alarm: "silent", repeat: true } });
     expect(alertKindOf(repeat)).toBeNull();
@@ -58,7 +62,7 @@ describeEachProvider("alarm state changes", ({ db }) => {
 
     // A loop that stops being active leaves the state without an event (its status change is one).
     await db().prisma.loop.update({ where: { id }, data: { status: "paused" } });
-    await check(now + 4_000);
+    await check(now + 3_000 + ALARM_CLEAR_AFTER_MS);
     expect(seen.has(id)).toBe(false);
     expect(await events()).toHaveLength(3);
     expect(wakes).toBe(3);
