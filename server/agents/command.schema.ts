@@ -16,7 +16,7 @@ export const childSecretSchema = z
   .object({
     name: envVarName.describe("Variable name inside the agent process (e.g. ANTHROPIC_API_KEY)"),
     env: secretEnvField("Take the value from this server environment variable (default: the same name)").optional(),
-    secret: secretIdField("Or from this stored secret (id)").optional(),
+    secret: secretIdField("Or from this stored secret (name or id)").optional(),
   })
   .describe("A secret passed to the agent process");
 

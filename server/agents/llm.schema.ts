@@ -26,7 +26,7 @@ export const modelFields = {
   apiKeyEnv: secretEnvField(
     "API key from this server environment variable (default OPENAI_API_KEY / ANTHROPIC_API_KEY)",
   ).optional(),
-  apiKeySecret: secretIdField("API key from this stored secret (id)").optional(),
+  apiKeySecret: secretIdField("API key from this stored secret (name or id)").optional(),
   price: modelPriceSchema.optional(),
   timeoutSeconds: z.number().min(0).default(300).describe("Give up on a model call after (seconds, 0 = never)"),
 };

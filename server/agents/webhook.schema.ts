@@ -7,7 +7,7 @@ export const webhookAgentSchema = z
     kind: z.literal("webhook"),
     url: z.url({ protocol: /^https?$/ }).describe("Agent endpoint; receives a signed POST per iteration"),
     signingKeyEnv: secretEnvField("Signing key (HMAC-SHA256) from this server environment variable").optional(),
-    signingKeySecret: secretIdField("Signing key from this stored secret (id)").optional(),
+    signingKeySecret: secretIdField("Signing key from this stored secret (name or id)").optional(),
     headers: z
       .record(z.string().regex(/^[A-Za-z0-9-]+$/, "must be a header name"), z.string())
       .default({})
