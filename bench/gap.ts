@@ -8,7 +8,7 @@ import { getEnv } from "../server/env";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap, profilesIn } from "./e2e-gap";
 import { printGap } from "./gap-report";
-const measureStepCommit = (..._a: unknown[]) => 0 as never; const printStepCommit = (_a: unknown) => {};
+import { measureStepCommit, printStepCommit } from "./step-commit-bench";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
