@@ -19,12 +19,6 @@ export const printGap = {
       `  ${"gap (script end → next script start)".padEnd(width)}  p50 ${fmt(b.gapP50)}  p99 ${fmt(b.gapP99)}`,
     );
   },
-  stepCommit(c: { commits: number; prisma: { p50: number; p99: number }; raw: { p50: number; p99: number } }) {
-    console.log("");
-    console.log(`step commit alone, SQLite synchronous = FULL (${c.commits} commits, ms)`);
-    console.log(`  through Prisma (commitStep)                 p50 ${fmt(c.prisma.p50)}  p99 ${fmt(c.prisma.p99)}`);
-    console.log(`  same statements, prepared better-sqlite3    p50 ${fmt(c.raw.p50)}  p99 ${fmt(c.raw.p99)}`);
-  },
   endToEnd(g: GapFigures | null) {
     console.log("");
     console.log(

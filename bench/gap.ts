@@ -8,7 +8,7 @@ import { getEnv } from "../server/env";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap, profilesIn } from "./e2e-gap";
 import { printGap } from "./gap-report";
-import { measureStepCommit } from "./step-commit-bench";
+import { measureStepCommit, printStepCommit } from "./step-commit-bench";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -27,7 +27,7 @@ if (!args.includes("--e2e-only")) {
   try {
     const b = await measureBreakdown(db, root, Math.min(iterations, 300));
     printGap.breakdown(b);
-    if (temp.target.kind === "sqlite") printGap.stepCommit(await measureStepCommit(db, temp.target.file));
+    printStepCommit(await measureStepCommit(db, temp.target, { loops: 50 }));
   } finally {
     await db.close();
     await temp.drop();

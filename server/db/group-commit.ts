@@ -5,6 +5,9 @@
 // promise settles only after the shared COMMIT returned.
 import type { StepWrite } from "./loop-steps.repo";
 
+/** How recent another loop's commit must be for a new one to wait for company. */
+const COMPANY_HORIZON_MS = 20;
+
 export type StepOutcome = { ok: true; value: { released: boolean } } | { ok: false; error: unknown };
 
 /** Runs writes in one transaction; one outcome per write, in order. */
@@ -33,6 +36,7 @@ export class GroupCommitter {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private due = false;
   private running = 0;
+  private last: { loopId: string; at: number } | null = null;
 
   /**
    * `windowMs`: how long the first write of a batch waits for company (0: every
@@ -47,9 +51,18 @@ export class GroupCommitter {
 
   commit(write: StepWrite): Promise<{ released: boolean }> {
     if (this.windowMs <= 0) return this.runAlone(write);
+    const now = performance.now();
+    // Wait only when company is likely: another loop committed a moment ago,
+    // or others are already waiting or committing. A loop running alone
+    // (the common case on a quiet server) never pays the window.
+    const companyLikely =
+      this.queue.length > 0 ||
+      this.running > 0 ||
+      (this.last !== null && this.last.loopId !== write.loopId && now - this.last.at <= COMPANY_HORIZON_MS);
+    this.last = { loopId: write.loopId, at: now };
     return new Promise((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
-      if (this.queue.length >= this.options.maxBatch) this.due = true;
+      if (!companyLikely || this.queue.length >= this.options.maxBatch) this.due = true;
       else this.timer ??= setTimeout(this.onTimer, this.windowMs);
       this.kick();
     });
