@@ -31,7 +31,8 @@ let current: Helper | null = null;
 let nextId = 1;
 let warnedMissing = false;
 
-export const helperScript = () => join(/*turbopackIgnore: true*/ process.cwd(), "server/agents/spawn-helper.process.mjs");
+export const helperScript = () =>
+  join(/*turbopackIgnore: true*/ process.cwd(), "server/agents/spawn-helper.process.mjs");
 
 /** An idle helper must not keep a script or test process alive; one with runs in flight does. */
 function holdOpen(h: Helper, open: boolean) {
