@@ -303,11 +303,19 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       if (outcome.lost !== null) {
         // Not the agent's doing: another attempt starts a new helper.
         const spent = partialSpend();
-        throw new AgentError("exit_nonzero", `"${argv[0]}" was cut short: ${outcome.lost}; its process group was killed`, {
-          retryable: true,
-          details: { lost: outcome.lost, stdoutBytes: outcome.stdoutBytes, durationMs: Math.round(outcome.durationMs) },
-          ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
-        });
+        throw new AgentError(
+          "exit_nonzero",
+          `"${argv[0]}" was cut short: ${outcome.lost}; its process group was killed`,
+          {
+            retryable: true,
+            details: {
+              lost: outcome.lost,
+              stdoutBytes: outcome.stdoutBytes,
+              durationMs: Math.round(outcome.durationMs),
+            },
+            ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
+          },
+        );
       }
       if (outcome.spawnError !== null) {
         throw new AgentError("spawn_failed", `Could not start "${argv[0]}": ${outcome.spawnError}`, {

@@ -9,7 +9,7 @@ export interface SpawnRequest {
   stdin?: string;
   /** Its own process group. */
   detached: boolean;
-  /** An extra pipe as fd 3, held by whoever spawned it until release() (or its death). */
+  /** An extra pipe as fd 3, held by whoever spawned it until release(), its exit, or the holder's death. */
   lifeline: boolean;
 }
 

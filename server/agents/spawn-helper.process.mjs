@@ -79,7 +79,12 @@ function start(msg) {
     child.stdin.on("error", () => undefined); // EPIPE when the child never reads its input
     child.stdin.end(msg.stdin);
   }
-  child.once("exit", (code, signal) => send({ t: "exit", id, code, signal }));
+  child.once("exit", (code, signal) => {
+    // What the agent left in its group dies with it (the server would ask the same on this exit): done
+    // here, `close` (which waits for this pipe too) need not wait for a round trip to the server.
+    child.stdio[3]?.destroy();
+    send({ t: "exit", id, code, signal });
+  });
   child.once("close", () => {
     if (runs.get(id) !== run) return;
     runs.delete(id);

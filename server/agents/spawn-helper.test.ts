@@ -165,9 +165,7 @@ describe("agents through the spawn helper", () => {
       testDeps(tmp.root),
     );
     const lines: string[] = [];
-    const running = agent.run(
-      request({ onProgress: (e) => (e.kind === "output" ? lines.push(e.text) : undefined) }),
-    );
+    const running = agent.run(request({ onProgress: (e) => (e.kind === "output" ? lines.push(e.text) : undefined) }));
     await until(() => lines.includes("working"), 5000);
     process.kill(spawnHelperPid()!, "SIGKILL");
     const error = await running.then(

@@ -31,7 +31,8 @@ let current: Helper | null = null;
 let nextId = 1;
 let warnedMissing = false;
 
-export const helperScript = () => join(/*turbopackIgnore: true*/ process.cwd(), "server/agents/spawn-helper.process.mjs");
+export const helperScript = () =>
+  join(/*turbopackIgnore: true*/ process.cwd(), "server/agents/spawn-helper.process.mjs");
 
 /** An idle helper must not keep a script or test process alive; one with runs in flight does. */
 function holdOpen(h: Helper, open: boolean) {
@@ -113,7 +114,14 @@ export function helperSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle
   const h = current ?? (current = startHelper());
   if (!h) return null;
   const id = nextId++;
-  h.runs.set(id, events);
+  let exited = false;
+  h.runs.set(id, {
+    ...events,
+    exit: (code, signal) => {
+      exited = true; // the helper closed the lifeline itself
+      events.exit(code, signal);
+    },
+  });
   if (h.runs.size === 1) holdOpen(h, true);
   const send = (message: Record<string, unknown>) =>
     h.child.send(message, (error: Error | null) => {
@@ -133,7 +141,7 @@ export function helperSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle
   });
   return {
     release: () => {
-      if (h.runs.has(id)) send({ t: "release", id });
+      if (!exited && h.runs.has(id)) send({ t: "release", id });
     },
     abandon: () => {
       if (forget(h, id)) send({ t: "abandon", id });

@@ -41,7 +41,10 @@ export function directSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle
     child.stdin.end(req.stdin);
   }
   let abandoned = false;
-  child.once("exit", events.exit);
+  child.once("exit", (code, signal) => {
+    lifeline?.destroy();
+    events.exit(code, signal);
+  });
   child.once("close", () => {
     if (!abandoned) events.close();
   });

@@ -251,8 +251,8 @@ export async function workingTreeState(dir: string): Promise<{ head: string | nu
 export async function snapshotIteration(dir: string, loopId: string, iteration: number): Promise<Snapshot> {
   const { head, clean } = await workingTreeState(dir);
   // Nothing changed since HEAD: the iteration's snapshot is HEAD itself. No
-  // commit and no diffs, which would be empty: each git process costs a fork
-  // of the whole server, the largest part of an instant iteration's overhead.
+  // commit and no diffs, which would be empty: each git process is a spawn,
+  // a large part of an instant iteration's overhead.
   if (clean && head) return { sha: head, parentSha: head, files: [], insertions: 0, deletions: 0 };
   const parentSha = head ?? (await git(dir, ["rev-parse", "HEAD"])).trim();
   const sha = await commitAll(dir, `ralph: loop ${loopId} iteration ${iteration}`, parentSha);
