@@ -54,7 +54,7 @@ test("score chart zoom reads a window from the server; a long timeline is window
   await zoom.getByRole("button", { name: "Whole loop" }).click();
   await expect(page.getByTestId("score-zoom")).not.toHaveAttribute("data-zoom", /./);
   await expect.poll(() => chartPoints(page, "score-chart")).toBeGreaterThanOrEqual(ITERATIONS);
-  const surface = page.getByTestId("score-chart").locator("svg.recharts-surface").first();
+  const surface = page.getByTestId("score-chart").locator(".recharts-cartesian-grid");
   await surface.scrollIntoViewIfNeeded();
   const box = (await surface.boundingBox())!;
   const y = box.y + box.height / 2;

@@ -89,16 +89,12 @@ export async function iterationStatusCounts(db: Db, loopId: string): Promise<Rec
   return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
 }
 
-/** The first and last iteration numbers in scope (null when it holds none): one index range read. */
+/** The first and last iteration numbers in scope (null when it holds none): two index seeks. */
 export async function iterationNumberRange(db: Db, scope: IterationScope) {
-  const found = await db.iteration.aggregate({
-    where: scopeWhere(scope),
-    _min: { number: true },
-    _max: { number: true },
-  });
-  return found._min.number === null || found._max.number === null
-    ? null
-    : { first: found._min.number, last: found._max.number };
+  const edge = (direction: "asc" | "desc") =>
+    db.iteration.findFirst({ where: scopeWhere(scope), orderBy: [{ number: direction }], select: { number: true } });
+  const [first, last] = await Promise.all([edge("asc"), edge("desc")]);
+  return first && last ? { first: first.number, last: last.number } : null;
 }
 
 export interface IterationSpan {

@@ -9,6 +9,46 @@ describeEachProvider("loop list query plans", ({ db, kind }) => {
   const statement = (column: string, direction: "ASC" | "DESC") =>
     `SELECT "id" FROM "Loop" ORDER BY "${column}" ${direction}, "id" ${direction} LIMIT 26`;
 
+  async function plan(sql: string): Promise<string> {
+    if (kind === "sqlite")
+      return (await db().prisma.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${sql}`))
+        .map((r) => r.detail)
+        .join("\n");
+    return db().prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${sql}`);
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+  }
+
+  it.each([
+    ["status", `"status" IN ('running', 'paused')`],
+    ["agent kind", `"agentKind" IN ('demo')`],
+  ])("a %s filter and its count are read from an index", async (_name, filter) => {
+    for (const sql of [
+      `SELECT "id" FROM "Loop" WHERE ${filter} ORDER BY "updatedAt" DESC LIMIT 26`,
+      `SELECT COUNT(*) FROM "Loop" WHERE ${filter}`,
+    ]) {
+      const text = await plan(sql);
+      expect(text, text).toMatch(/INDEX|Index/);
+      expect(text, text).not.toMatch(/^SCAN Loop$|Seq Scan/m);
+    }
+  });
+
+  it.each([
+    [
+      "sparklines",
+      `SELECT "number", "meanScore", "durationMs", "finishedAt" FROM "Iteration" WHERE "loopId" = 'x' AND "number" > 5`,
+    ],
+    [
+      "chart downsampling",
+      `SELECT "number", "status", "meanScore", "handoffTrigger", "costUsd", "tokensIn", "tokensOut", "tokensCache" FROM "Iteration" WHERE "loopId" = 'x' AND "number" > 0 AND "number" <= 100`,
+    ],
+  ])("the %s read no iteration row, only the covering index", async (_name, sql) => {
+    const text = await plan(sql);
+    expect(text, text).toMatch(kind === "sqlite" ? /COVERING INDEX Iteration_chart_covering_idx/ : /Index Only Scan/);
+  });
+
   it.each(Object.entries(LOOP_SORT_COLUMNS))("sorting by %s reads an index in order", async (_sort, column) => {
     for (const direction of ["DESC", "ASC"] as const) {
       const plan =

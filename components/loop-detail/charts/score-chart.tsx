@@ -17,7 +17,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { memo, useMemo, useState } from "react";
+import { memo, useMemo } from "react";
 import type { IterationWindow } from "@/lib/charts/chart-window";
 import { prepareScoreChart, scorerKey, summarizeHandoffs } from "@/lib/charts/score-chart";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
@@ -36,7 +36,7 @@ export const ScoreChart = memo(function ScoreChart({
   events,
   xRange,
   plateauAfter,
-  onSelectRange,
+  selection,
 }: {
   series: IterationPoint[];
   threshold: number | null;
@@ -44,11 +44,9 @@ export const ScoreChart = memo(function ScoreChart({
   xRange: IterationWindow;
   /** The loop's own "no progress" limit, so a plateau is marked before the loop stops on it. */
   plateauAfter?: number;
-  /** Dragging across the chart selects iterations from..to (zooming in); the same is offered as a form. */
-  onSelectRange?: (from: number, to: number) => void;
+  /** Iterations being selected by a drag across the chart (zooming in), shaded. */
+  selection?: { from: number; to: number } | null;
 }) {
-  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
-  const at = (label: string | number | undefined) => (label === undefined ? null : Math.round(Number(label)));
   const chart = useMemo(
     () => prepareScoreChart(series, { threshold, events, plateauAfter }),
     [series, threshold, events, plateauAfter],
@@ -90,20 +88,6 @@ export const ScoreChart = memo(function ScoreChart({
           data={chart.rows}
           margin={{ top: 8, right: 12, bottom: 0, left: -12 }}
           accessibilityLayer={false}
-          onMouseDown={(state) => {
-            const n = onSelectRange ? at(state.activeLabel) : null;
-            if (n !== null) setDrag({ from: n, to: n });
-          }}
-          onMouseMove={(state) => {
-            const n = at(state.activeLabel);
-            if (drag && n !== null && n !== drag.to) setDrag({ ...drag, to: n });
-          }}
-          onMouseUp={() => {
-            if (drag && drag.from !== drag.to && onSelectRange)
-              onSelectRange(Math.min(drag.from, drag.to), Math.max(drag.from, drag.to));
-            setDrag(null);
-          }}
-          onMouseLeave={() => setDrag(null)}
         >
           <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
           <XAxis
@@ -183,8 +167,16 @@ export const ScoreChart = memo(function ScoreChart({
               label={{ value: "⇄", position: "top", fill: HANDOFF, fontSize: 12 }}
             />
           ))}
-          {drag && drag.from !== drag.to && (
-            <ReferenceArea x1={drag.from} x2={drag.to} y1={0} y2={1} fill={MEAN} fillOpacity={0.12} strokeOpacity={0} />
+          {selection && selection.from !== selection.to && (
+            <ReferenceArea
+              x1={selection.from}
+              x2={selection.to}
+              y1={0}
+              y2={1}
+              fill={MEAN}
+              fillOpacity={0.12}
+              strokeOpacity={0}
+            />
           )}
           {chart.markers.map((m) => {
             const y = meanAt.get(m.iteration);

@@ -5,7 +5,7 @@
 // back at full resolution (every attempt) up to SERIES_POINTS iterations and
 // downsampled the same way beyond. "Whole loop" goes back.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useId, useMemo, useState, type FormEvent } from "react";
+import { useId, useMemo, useRef, useState, type FormEvent, type PointerEvent } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { zoomWindow, type IterationWindow } from "@/lib/charts/chart-window";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
@@ -38,6 +38,30 @@ export function ZoomableScoreChart({
   const range = useMemo(() => (shown ? zoomWindow(shown.from, shown.to) : xRange), [shown, xRange]);
   const formId = useId();
   const [draft, setDraft] = useState({ from: "", to: "" });
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  const frame = useRef<HTMLDivElement>(null);
+
+  /** The iteration under the pointer, from the plot area's box (the grid) and the x domain drawn. */
+  function iterationAt(clientX: number): number | null {
+    const grid = frame.current?.querySelector(".recharts-cartesian-grid")?.getBoundingClientRect();
+    if (!grid || grid.width <= 0) return null;
+    const [lo, hi] = range.domain;
+    const x = Math.min(1, Math.max(0, (clientX - grid.left) / grid.width));
+    return Math.max(1, Math.round(lo + x * (hi - lo)));
+  }
+  function onPointerDown(e: PointerEvent) {
+    if (e.button !== 0) return;
+    const n = iterationAt(e.clientX);
+    if (n !== null) setDrag({ from: n, to: n });
+  }
+  function onPointerMove(e: PointerEvent) {
+    const n = drag ? iterationAt(e.clientX) : null;
+    if (drag && n !== null && n !== drag.to) setDrag({ ...drag, to: n });
+  }
+  function onPointerUp() {
+    if (drag && drag.from !== drag.to) apply(drag.from, drag.to);
+    setDrag(null);
+  }
 
   function apply(from: number, to: number) {
     const lo = Math.max(1, Math.min(from, to));
@@ -54,14 +78,24 @@ export function ZoomableScoreChart({
 
   return (
     <div className="min-w-0" data-testid="score-zoom" data-zoom={shown ? `${shown.from}-${shown.to}` : undefined}>
-      <ScoreChart
-        series={shown ? shown.points : series}
-        threshold={threshold}
-        events={events}
-        xRange={range}
-        plateauAfter={plateauAfter}
-        onSelectRange={apply}
-      />
+      {/* Pointer-only: the form below does the same from a keyboard. */}
+      <div
+        ref={frame}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerLeave={() => setDrag(null)}
+        className="select-none"
+      >
+        <ScoreChart
+          series={shown ? shown.points : series}
+          threshold={threshold}
+          events={events}
+          xRange={range}
+          plateauAfter={plateauAfter}
+          selection={drag}
+        />
+      </div>
       <form
         onSubmit={submit}
         aria-label="Zoom the score chart"
