@@ -37,6 +37,15 @@ await withBenchApp(process.cwd(), port, async (app) => {
   await page.goto(`${app.base}/loops/${loop === "running" ? app.runningId : app.finishedId}`);
   await page.getByTestId("score-chart").waitFor();
   await page.waitForTimeout(3000);
+  // Where the parts sit against the 900 px viewport (off-screen parts should cost little).
+  for (const id of ["score-chart", "token-chart", "health-timeline", "live-iteration", "iteration"]) {
+    const box = await page
+      .getByTestId(id)
+      .first()
+      .boundingBox()
+      .catch(() => null);
+    console.log(`${id}: ${box ? `y ${box.y.toFixed(0)}–${(box.y + box.height).toFixed(0)}` : "absent"}`);
+  }
   // Plain windows first (the profiler and the trace cost main-thread time themselves).
   for (let i = 0; i < windows; i++) {
     const w = await idleMainThread(page, seconds * 1000);

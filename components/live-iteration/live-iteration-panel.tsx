@@ -57,16 +57,32 @@ function LiveClock({ view }: { view: Pick<LiveView, "startedAt" | "outputAt" | "
 function LiveIterationCard({ view }: { view: LiveView }) {
   const [follow, setFollow] = useState(true);
   const tail = useRef<HTMLPreElement>(null);
+  const card = useRef<HTMLElement>(null);
   useEffect(() => {
-    if (follow && tail.current) tail.current.scrollTop = tail.current.scrollHeight;
+    const pre = tail.current;
+    // Skipped off-screen, reading its height would lay it out again: it catches up when shown (below).
+    if (!follow || !pre || pre.checkVisibility?.({ contentVisibilityAuto: true }) === false) return;
+    pre.scrollTop = pre.scrollHeight;
   }, [follow, view.lastEventId]);
+  useEffect(() => {
+    const el = card.current;
+    if (!el || !follow) return;
+    const shown = (e: Event) => {
+      if (!(e as Event & { skipped?: boolean }).skipped && tail.current)
+        tail.current.scrollTop = tail.current.scrollHeight;
+    };
+    el.addEventListener("contentvisibilityautostatechange", shown);
+    return () => el.removeEventListener("contentvisibilityautostatechange", shown);
+  }, [follow]);
 
   return (
     <section
+      ref={card}
       aria-label={`Iteration ${view.iteration} in flight`}
       data-testid="live-iteration"
-      // Contained: a new output line relays out and repaints the card, not the page around it.
-      className="mb-3 rounded-xl border border-sky-300 bg-sky-50/60 p-3 text-sm [contain:layout_paint] dark:border-sky-800 dark:bg-sky-950/40"
+      // Contained: a new output line relays out and repaints the card, not the page around it;
+      // scrolled out of view, the browser skips its layout and paint altogether (the DOM still updates).
+      className="mb-3 rounded-xl border border-sky-300 bg-sky-50/60 p-3 text-sm [contain:layout_paint] [content-visibility:auto] [contain-intrinsic-size:auto_12rem] dark:border-sky-800 dark:bg-sky-950/40"
     >
       <div className="flex flex-wrap items-center gap-2">
         <strong>Iteration {view.iteration}</strong>
