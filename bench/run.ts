@@ -19,7 +19,7 @@ import { measureEndToEndGap } from "./e2e-gap";
 import { printGap } from "./gap-report";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { runtimeNodeFlags } from "../scripts/lib/runtime-node-flags.mjs";
+import { RUNTIME_NODE_FLAGS } from "../scripts/lib/runtime-node-flags.mjs";
 
 const env = getEnv();
 const root = process.cwd();
@@ -50,7 +50,7 @@ function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number) 
     const out = execFileSync(
       process.execPath,
       [
-        ...runtimeNodeFlags(),
+        ...RUNTIME_NODE_FLAGS,
         "--import",
         "tsx",
         join(root, "bench/memory.ts"),
