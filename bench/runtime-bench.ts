@@ -184,6 +184,8 @@ export async function measureLiveRss(
       acting,
     );
   }
+  // Creating the loops already started their slices: the window's own progress is counted apart.
+  const iterationsAtStart = await db.prisma.iteration.count();
   let peak = process.memoryUsage();
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
@@ -211,6 +213,7 @@ export async function measureLiveRss(
   return {
     loops,
     iterations,
+    iterationsInWindow: iterations - iterationsAtStart,
     rssMb: peak.rss / 2 ** 20,
     heapMb,
     baselineMb: before / 2 ** 20,

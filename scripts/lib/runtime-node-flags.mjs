@@ -7,11 +7,8 @@
 // one run to the next, most of it garbage. A stated ceiling makes V8 pick a
 // smaller growth factor (about 1.6x at 1 GB), which keeps the peak near the
 // live size at the cost of somewhat more frequent major collections.
-// NODE_OPTIONS wins when it sets the ceiling itself. `npm run worker` (package.json) passes the same value.
+// `npm run worker` (package.json) passes the same value.
 export const RUNTIME_HEAP_MB = 1024;
 
 /** The flags to put before the script on a runtime process's command line. */
-export function runtimeNodeFlags(env = process.env) {
-  if ((env.NODE_OPTIONS ?? "").includes("--max-old-space-size")) return [];
-  return [`--max-old-space-size=${RUNTIME_HEAP_MB}`];
-}
+export const RUNTIME_NODE_FLAGS = [`--max-old-space-size=${RUNTIME_HEAP_MB}`];
