@@ -134,6 +134,9 @@ export interface OpenOptions {
   leanStepCommit?: boolean;
 }
 
+/** Connections of the lean step commit's own pg pool (beside Prisma's). */
+const PG_STEP_POOL = 4;
+
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
   let sqlite: SqliteConnection | undefined;
   const base =
@@ -155,12 +158,15 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
             if (!sqlite) throw new Error("the SQLite connection is not open");
             return sqlite;
           })
-        : new PgStepDriver(target.url, 4, GuardedClient);
-    // SQLite has one writer: batches follow each other. PostgreSQL may overlap two.
-    committer = new GroupCommitter(driver, groupCommitMs, {
-      maxBatch: 256,
-      concurrency: target.kind === "sqlite" ? 1 : 2,
-    });
+        : new PgStepDriver(target.url, PG_STEP_POOL, GuardedClient);
+    // SQLite has one writer: batches follow each other, as large as they come.
+    // PostgreSQL answers statement by statement (no pipelining in pg), so a huge
+    // batch is a long chain of round trips: smaller batches on every pooled client.
+    committer = new GroupCommitter(
+      driver,
+      groupCommitMs,
+      target.kind === "sqlite" ? { maxBatch: 256, concurrency: 1 } : { maxBatch: 16, concurrency: PG_STEP_POOL },
+    );
     committers.set(prisma, committer);
   }
   return {
