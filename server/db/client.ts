@@ -8,8 +8,7 @@ import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PgPrismaClient } from "./generated/postgresql/client";
 import type { DatabaseKind, DatabaseTarget } from "./database-target";
 import { scrubText } from "./text-scrub";
-import { GroupCommitter, type GroupCommitStats } from "./group-commit";
-import { ConnectionLock, PgStepDriver, SqliteStepDriver, type SqliteConnection } from "./step-commit-drivers";
+import { ConnectionLock, type GroupCommitStats, type SqliteConnection, type StepCommitSlot } from "./step-commit-slot";
 import type BetterSqlite3 from "better-sqlite3";
 
 export type Db = SqlitePrismaClient;
@@ -26,11 +25,11 @@ export interface Database {
 /** How long a step commit waits for company by default (RALPH_GROUP_COMMIT_MS). */
 export const DEFAULT_GROUP_COMMIT_MS = 2;
 
-// The lean committer of each opened client, found by commitStep from the client it is given.
-const committers = new WeakMap<object, GroupCommitter>();
+// What the lean step commit needs of each opened client, found by commitStep from the client it is given.
+const slots = new WeakMap<object, StepCommitSlot>();
 
-export function stepCommitterOf(db: Db): GroupCommitter | undefined {
-  return committers.get(db);
+export function stepCommitSlot(db: Db): StepCommitSlot | undefined {
+  return slots.get(db);
 }
 
 /**
@@ -134,9 +133,6 @@ export interface OpenOptions {
   leanStepCommit?: boolean;
 }
 
-/** Connections of the lean step commit's own pg pool (beside Prisma's). */
-const PG_STEP_POOL = 4;
-
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
   let sqlite: SqliteConnection | undefined;
   const base =
@@ -148,34 +144,28 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     query: { $allModels: { $allOperations: ({ args, query }) => query(scrubText(args)) } },
   }) as unknown as Db;
   const groupCommitMs = options.groupCommitMs ?? DEFAULT_GROUP_COMMIT_MS;
-  let committer: GroupCommitter | null = null;
+  let slot: StepCommitSlot | null = null;
   if (options.leanStepCommit !== false) {
-    const driver =
-      target.kind === "sqlite"
-        ? new SqliteStepDriver(async () => {
-            // Prisma connects lazily; the lean path needs the connection it makes.
-            if (!sqlite) await prisma.$connect();
-            if (!sqlite) throw new Error("the SQLite connection is not open");
-            return sqlite;
-          })
-        : new PgStepDriver(target.url, PG_STEP_POOL, GuardedClient);
-    // SQLite has one writer: batches follow each other, as large as they come.
-    // PostgreSQL answers statement by statement (no pipelining in pg), so a huge
-    // batch is a long chain of round trips: smaller batches on every pooled client.
-    committer = new GroupCommitter(
-      driver,
+    slot = {
+      target,
       groupCommitMs,
-      target.kind === "sqlite" ? { maxBatch: 256, concurrency: 1 } : { maxBatch: 16, concurrency: PG_STEP_POOL },
-    );
-    committers.set(prisma, committer);
+      stats: { transactions: 0, writes: 0, largestBatch: 0 },
+      sqlite: async () => {
+        // Prisma connects lazily; the lean path needs the connection it makes.
+        if (!sqlite) await prisma.$connect();
+        if (!sqlite) throw new Error("the SQLite connection is not open");
+        return sqlite;
+      },
+    };
+    slots.set(prisma, slot);
   }
   return {
     kind: target.kind,
     target,
     prisma,
-    stepCommit: committer ? { groupCommitMs, stats: committer.stats } : null,
+    stepCommit: slot ? { groupCommitMs, stats: slot.stats } : null,
     close: async () => {
-      await committer?.close();
+      await slot?.committer?.close();
       await prisma.$disconnect();
     },
   };
