@@ -6,7 +6,7 @@
 import type { Db } from "./client";
 import { leanStepCommitter } from "./step-commit";
 import type { StepWrite } from "./step-write";
-import { appendEvents, type NewLoopEvent } from "./events.repo";
+import { appendEvents } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
 import { parseInflightAgent, type InflightAgent } from "./agent-runs.repo";
 import { LeaseLostError } from "./loop-lease.repo";
@@ -15,8 +15,6 @@ import {
   insertControlRequest,
   rejectPendingControls,
   settleControlRequests,
-  type ControlSettlement,
-  type NewControlRequest,
 } from "./controls.repo";
 import { StaleLoopError } from "./step-errors";
 import { inTransaction, type Tx } from "./tx";
