@@ -8,8 +8,7 @@ import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PgPrismaClient } from "./generated/postgresql/client";
 import type { DatabaseKind, DatabaseTarget } from "./database-target";
 import { scrubText } from "./text-scrub";
-import { GroupCommitter, type GroupCommitStats } from "./group-commit";
-import { ConnectionLock, PgStepDriver, SqliteStepDriver, type SqliteConnection } from "./step-commit-drivers";
+import { ConnectionLock, type GroupCommitStats, type SqliteConnection, type StepCommitSlot } from "./step-commit-slot";
 import type BetterSqlite3 from "better-sqlite3";
 
 export type Db = SqlitePrismaClient;
@@ -26,11 +25,11 @@ export interface Database {
 /** How long a step commit waits for company by default (RALPH_GROUP_COMMIT_MS). */
 export const DEFAULT_GROUP_COMMIT_MS = 2;
 
-// The lean committer of each opened client, found by commitStep from the client it is given.
-const committers = new WeakMap<object, GroupCommitter>();
+// What the lean step commit needs of each opened client, found by commitStep from the client it is given.
+const slots = new WeakMap<object, StepCommitSlot>();
 
-export function stepCommitterOf(db: Db): GroupCommitter | undefined {
-  return committers.get(db);
+export function stepCommitSlot(db: Db): StepCommitSlot | undefined {
+  return slots.get(db);
 }
 
 /**
@@ -145,31 +144,28 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     query: { $allModels: { $allOperations: ({ args, query }) => query(scrubText(args)) } },
   }) as unknown as Db;
   const groupCommitMs = options.groupCommitMs ?? DEFAULT_GROUP_COMMIT_MS;
-  let committer: GroupCommitter | null = null;
+  let slot: StepCommitSlot | null = null;
   if (options.leanStepCommit !== false) {
-    const driver =
-      target.kind === "sqlite"
-        ? new SqliteStepDriver(async () => {
-            // Prisma connects lazily; the lean path needs the connection it makes.
-            if (!sqlite) await prisma.$connect();
-            if (!sqlite) throw new Error("the SQLite connection is not open");
-            return sqlite;
-          })
-        : new PgStepDriver(target.url, 4, GuardedClient);
-    // SQLite has one writer: batches follow each other. PostgreSQL may overlap two.
-    committer = new GroupCommitter(driver, groupCommitMs, {
-      maxBatch: 256,
-      concurrency: target.kind === "sqlite" ? 1 : 2,
-    });
-    committers.set(prisma, committer);
+    slot = {
+      target,
+      groupCommitMs,
+      stats: { transactions: 0, writes: 0, largestBatch: 0 },
+      sqlite: async () => {
+        // Prisma connects lazily; the lean path needs the connection it makes.
+        if (!sqlite) await prisma.$connect();
+        if (!sqlite) throw new Error("the SQLite connection is not open");
+        return sqlite;
+      },
+    };
+    slots.set(prisma, slot);
   }
   return {
     kind: target.kind,
     target,
     prisma,
-    stepCommit: committer ? { groupCommitMs, stats: committer.stats } : null,
+    stepCommit: slot ? { groupCommitMs, stats: slot.stats } : null,
     close: async () => {
-      await committer?.close();
+      await slot?.committer?.close();
       await prisma.$disconnect();
     },
   };

@@ -3,7 +3,8 @@
 // durable. Each write runs inside its own savepoint, so one that fails its
 // fence (or any other check) rolls back alone and fails alone; every caller's
 // promise settles only after the shared COMMIT returned.
-import type { StepWrite } from "./loop-steps.repo";
+import type { GroupCommitStats } from "./step-commit-slot";
+import type { StepWrite } from "./step-write";
 
 /** How recent another loop's commit must be for a new one to wait for company. */
 const COMPANY_HORIZON_MS = 20;
@@ -16,14 +17,6 @@ export interface StepDriver {
   close(): Promise<void>;
 }
 
-export interface GroupCommitStats {
-  /** Transactions committed (or attempted) by the lean path. */
-  transactions: number;
-  /** Step writes those transactions carried. */
-  writes: number;
-  largestBatch: number;
-}
-
 interface Waiting {
   write: StepWrite;
   resolve: (value: { released: boolean }) => void;
@@ -31,7 +24,6 @@ interface Waiting {
 }
 
 export class GroupCommitter {
-  readonly stats: GroupCommitStats = { transactions: 0, writes: 0, largestBatch: 0 };
   private queue: Waiting[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private due = false;
@@ -47,6 +39,7 @@ export class GroupCommitter {
     private readonly driver: StepDriver,
     readonly windowMs: number,
     private readonly options: { maxBatch: number; concurrency: number },
+    readonly stats: GroupCommitStats = { transactions: 0, writes: 0, largestBatch: 0 },
   ) {}
 
   commit(write: StepWrite): Promise<{ released: boolean }> {

@@ -3,8 +3,10 @@
 // outcomes, fenced: by the lease for a runtime (one that lost its lease writes
 // nothing), by the version for a service applying controls to an idle loop.
 // A crash can never leave them out of step.
-import { stepCommitterOf, type Db } from "./client";
-import { appendEvents, type NewLoopEvent } from "./events.repo";
+import type { Db } from "./client";
+import { leanStepCommitter } from "./step-commit";
+import type { StepWrite } from "./step-write";
+import { appendEvents } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
 import { parseInflightAgent, type InflightAgent } from "./agent-runs.repo";
 import { LeaseLostError } from "./loop-lease.repo";
@@ -13,63 +15,12 @@ import {
   insertControlRequest,
   rejectPendingControls,
   settleControlRequests,
-  type ControlSettlement,
-  type NewControlRequest,
 } from "./controls.repo";
 import { StaleLoopError } from "./step-errors";
 import { inTransaction, type Tx } from "./tx";
 
-export interface CheckpointRow {
-  id: string;
-  iteration: number;
-  state: string;
-  sha256: string;
-}
-
-export type IterationRow = Omit<Prisma.IterationCreateManyInput, "loopId" | "attempt">;
-
-/** Who may write: the runtime holding the lease, or anyone who read this version of an unleased loop. */
-export type StepFence = { owner: string } | { version: number };
-
+export type { CheckpointRow, IterationRow, StepFence, StepWrite } from "./step-write";
 export { StaleLoopError };
-
-export interface StepWrite {
-  loopId: string;
-  fence: StepFence;
-  loop: Prisma.LoopUpdateManyMutationInput;
-  /** The loop ended with this write: requests still pending are rejected. */
-  ended: boolean;
-  /** The iteration's row and the attempt that was marked in flight for it. */
-  iteration?: { row: IterationRow; attempt: number };
-  /** The iteration that starts right after this commit, if any. */
-  nextInflight?: { number: number; at: Date } | null;
-  checkpoint?: CheckpointRow;
-  events: NewLoopEvent[];
-  /** Outcomes of pending requests the step applied or rejected. */
-  acks: readonly ControlSettlement[];
-  /** Requests applied in this same write (a service on an idle loop); stored already settled. */
-  newControls?: NewControlRequest[];
-  /** Give the lease back (the loop waits, pauses or halted), unless requests arrived meanwhile. */
-  release?: boolean;
-  /** A gate the loop now waits at. */
-  openApproval?: {
-    id: string;
-    iteration: number;
-    gate: string;
-    deadlineAt: Date | null;
-    defaultAction: string;
-    context: unknown;
-  };
-  /** Gates resolved in this step (by an operator or by deadline). */
-  decidedApprovals?: {
-    id: string;
-    status: string;
-    comment: string | null;
-    by: string;
-    byId: string | null;
-    at: Date;
-  }[];
-}
 
 async function fencedLoopUpdate(tx: Tx, write: StepWrite, extra: Prisma.LoopUpdateManyMutationInput) {
   const fence =
@@ -90,7 +41,7 @@ async function fencedLoopUpdate(tx: Tx, write: StepWrite, extra: Prisma.LoopUpda
 export function commitStep(db: Db, write: StepWrite): Promise<{ released: boolean }> {
   // The lean path (prepared statements, group commit; step-commit-sql.ts) runs
   // the same statements; this Prisma version stays for clients opened without it.
-  const lean = stepCommitterOf(db);
+  const lean = leanStepCommitter(db);
   return lean ? lean.commit(write) : commitStepViaPrisma(db, write);
 }
 

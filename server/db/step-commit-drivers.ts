@@ -5,26 +5,9 @@
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import type { StepDriver, StepOutcome } from "./group-commit";
-import type { StepWrite } from "./loop-steps.repo";
+import type { SqliteConnection } from "./step-commit-slot";
+import type { StepWrite } from "./step-write";
 import { stepProgram, type Statement, type StatementResult, type StepProgram } from "./step-commit-sql";
-
-/** A FIFO lock: Prisma's interactive transactions and lean batches take turns on SQLite's one connection. */
-export class ConnectionLock {
-  private tail: Promise<void> = Promise.resolve();
-
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => release);
-    this.tail = this.tail.then(() => held);
-    return ready;
-  }
-}
-
-export interface SqliteConnection {
-  client: BetterSqlite3.Database;
-  lock: ConnectionLock;
-}
 
 const SAVEPOINT = "step_write";
 
@@ -122,8 +105,14 @@ export class PgStepDriver implements StepDriver {
   private readonly pool: pg.Pool;
   private readonly names = new Map<string, { name: string; text: string }>();
 
-  constructor(url: string, max: number, Client: typeof pg.Client) {
-    this.pool = new pg.Pool({ connectionString: url, max, keepAlive: true, connectionTimeoutMillis: 10_000, Client });
+  constructor(url: string, max: number, guard: (client: typeof pg.Client) => typeof pg.Client) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max,
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+      Client: guard(pg.Client),
+    });
     this.pool.on("error", (error) =>
       console.warn(`postgresql step pool error (retried on next use): ${error.message}`),
     );

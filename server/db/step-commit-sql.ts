@@ -9,7 +9,7 @@ import { ControlAlreadySettledError } from "./controls.repo";
 import { toRow, type NewLoopEvent } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
 import { LeaseLostError } from "./loop-lease.repo";
-import type { StepWrite } from "./loop-steps.repo";
+import type { StepWrite } from "./step-write";
 import { StaleLoopError } from "./step-errors";
 import { scrubText } from "./text-scrub";
 

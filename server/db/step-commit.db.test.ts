@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { openDatabase } from "./client";
-import { Prisma } from "./generated/sqlite/client";
+import { DB_NULL } from "./step-write";
 import { LeaseLostError } from "./loop-lease.repo";
 import { commitStep, commitStepViaPrisma, StaleLoopError, type StepWrite } from "./loop-steps.repo";
 
@@ -79,7 +79,7 @@ describeEachProvider("lean step commit", ({ db, temp, kind }) => {
           meanScore: 0.5,
           validation: undefined,
           verification: "a json string",
-          reflection: Prisma.DbNull,
+          reflection: DB_NULL,
           toolCalls: [],
           tokensIn: 10,
           costUsd: 0.125,

@@ -1,0 +1,58 @@
+// What one safe point writes: the input of the step commit, shared by its
+// Prisma version (loop-steps.repo.ts) and the lean path (step-commit-sql.ts).
+import type { NewControlRequest, ControlSettlement } from "./controls.repo";
+import type { NewLoopEvent } from "./events.repo";
+import { Prisma } from "./generated/sqlite/client";
+
+/** A nullable Json column set to SQL NULL (Prisma's sentinel), for callers outside server/db. */
+export const DB_NULL = Prisma.DbNull;
+
+export interface CheckpointRow {
+  id: string;
+  iteration: number;
+  state: string;
+  sha256: string;
+}
+
+export type IterationRow = Omit<Prisma.IterationCreateManyInput, "loopId" | "attempt">;
+
+/** Who may write: the runtime holding the lease, or anyone who read this version of an unleased loop. */
+export type StepFence = { owner: string } | { version: number };
+
+export interface StepWrite {
+  loopId: string;
+  fence: StepFence;
+  loop: Prisma.LoopUpdateManyMutationInput;
+  /** The loop ended with this write: requests still pending are rejected. */
+  ended: boolean;
+  /** The iteration's row and the attempt that was marked in flight for it. */
+  iteration?: { row: IterationRow; attempt: number };
+  /** The iteration that starts right after this commit, if any. */
+  nextInflight?: { number: number; at: Date } | null;
+  checkpoint?: CheckpointRow;
+  events: NewLoopEvent[];
+  /** Outcomes of pending requests the step applied or rejected. */
+  acks: readonly ControlSettlement[];
+  /** Requests applied in this same write (a service on an idle loop); stored already settled. */
+  newControls?: NewControlRequest[];
+  /** Give the lease back (the loop waits, pauses or halted), unless requests arrived meanwhile. */
+  release?: boolean;
+  /** A gate the loop now waits at. */
+  openApproval?: {
+    id: string;
+    iteration: number;
+    gate: string;
+    deadlineAt: Date | null;
+    defaultAction: string;
+    context: unknown;
+  };
+  /** Gates resolved in this step (by an operator or by deadline). */
+  decidedApprovals?: {
+    id: string;
+    status: string;
+    comment: string | null;
+    by: string;
+    byId: string | null;
+    at: Date;
+  }[];
+}
