@@ -252,8 +252,13 @@ describeEachProvider("lean step commit", ({ db, temp, kind }) => {
       expect(results.at(-1)).toMatchObject({ status: "rejected", reason: expect.any(LeaseLostError) });
       const stats = grouped.stepCommit!.stats;
       expect(stats.writes).toBe(13);
-      expect(stats.transactions).toBeLessThan(13);
-      expect(stats.largestBatch).toBeGreaterThan(1);
+      if (temp().target.kind === "sqlite") {
+        expect(stats.transactions).toBeLessThan(13);
+        expect(stats.largestBatch).toBeGreaterThan(1);
+      } else {
+        // One step per transaction on PostgreSQL (see step-commit.ts: batches deadlocked with lease renewal).
+        expect(stats.largestBatch).toBe(1);
+      }
       // Every acknowledged step is there; the fenced-out one left nothing.
       expect(await db().prisma.iteration.count({ where: { loopId: { in: ids } } })).toBe(12);
       expect(await db().prisma.iteration.count({ where: { loopId: lost } })).toBe(0);
