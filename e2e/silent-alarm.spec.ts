@@ -3,11 +3,10 @@
 // quiet; with `alarms.silentAfterSeconds: 10` the server's alarm check raises
 // the alarm and the event stream brings it to the header within about a
 // second, with nothing else (no iteration, no watchdog) making the page refetch.
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { signIn, trpc } from "./support/auth";
 import { attachShot, watchConsole } from "./support/evidence";
-import { expectStatus } from "./support/loops";
+import { expectStatus, openSilentAgentLoop } from "./support/loops";
 
 declare global {
   interface Window {
@@ -20,29 +19,12 @@ test("a silent agent's alarm shows in the header within about a second", async (
   const consoleProblems = watchConsole(page);
   // An admin: only an admin may run an agent with the sandbox off.
   await signIn(page, "admin");
-  const created = await trpc(page.request, "loops.create", {
-    goal: "Say one thing, then nothing",
-    agent: {
-      kind: "command",
-      argv: ["/bin/sh", join(process.cwd(), "server/agents/fixtures/silent-hang.sh")],
-      timeoutSeconds: 120,
-      killGraceMs: 200,
-      // The script lives in the app folder, which a sandboxed agent cannot see.
-      sandbox: "off",
-    },
-    loop: {
-      stop: { maxIterations: 1, noProgressIterations: 0 },
-      completion: { allowNoEvidence: true },
-      // No watchdog: its health events would make the page refetch anyway.
-      health: { checkInterval: 0 },
-      // Long enough for the page to load and its stream to connect before the alarm is due.
-      alarms: { silentAfterSeconds: 10 },
-    },
-    start: true,
+  const id = await openSilentAgentLoop(page, "Say one thing, then nothing", {
+    // No watchdog: its health events would make the page refetch anyway.
+    health: { checkInterval: 0 },
+    // Long enough for the page to load and its stream to connect before the alarm is due.
+    alarms: { silentAfterSeconds: 10 },
   });
-  expect(created.status, JSON.stringify(created.error)).toBe(200);
-  const id = (created.data as { id: string }).id;
-  await page.goto(`/loops/${id}`);
   const output = page.getByTestId("live-output");
   await expect(output).toContainText("starting, then silence", { timeout: 30_000 });
   await expect(page.getByText("Live", { exact: true })).toBeVisible();

@@ -2,38 +2,20 @@
 // silent-hang.sh) prints one line and hangs silent. The watchdog nudges it;
 // the loop page shows the nudge (and the health going "stuck") while the
 // iteration is still in flight, long before the escalation ends it.
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { signIn, trpc } from "./support/auth";
 import { attachShot, watchConsole } from "./support/evidence";
-import { expectStatus } from "./support/loops";
+import { expectStatus, openSilentAgentLoop } from "./support/loops";
 
 test("a stuck agent's nudge appears on the loop page before the iteration ends", async ({ page }) => {
   test.setTimeout(120_000);
   const consoleProblems = watchConsole(page);
   // An admin: only an admin may run an agent with the sandbox off.
   await signIn(page, "admin");
-  const created = await trpc(page.request, "loops.create", {
-    goal: "Hang silently so the watchdog has to nudge",
-    agent: {
-      kind: "command",
-      argv: ["/bin/sh", join(process.cwd(), "server/agents/fixtures/silent-hang.sh")],
-      timeoutSeconds: 120,
-      killGraceMs: 200,
-      // The script lives in the app folder, which a sandboxed agent cannot see.
-      sandbox: "off",
-    },
-    loop: {
-      stop: { maxIterations: 1, noProgressIterations: 0 },
-      completion: { allowNoEvidence: true },
-      // Nudged after ~2 s of silence, escalated after two nudges, terminated only 60 s after that.
-      health: { stuckAfter: 2, nudgeInterval: 2, nudgesBeforeEscalation: 2, escalationTimeout: 60, checkInterval: 0.5 },
-    },
-    start: true,
+  const id = await openSilentAgentLoop(page, "Hang silently so the watchdog has to nudge", {
+    // Nudged after ~2 s of silence, escalated after two nudges, terminated only 60 s after that.
+    health: { stuckAfter: 2, nudgeInterval: 2, nudgesBeforeEscalation: 2, escalationTimeout: 60, checkInterval: 0.5 },
   });
-  expect(created.status, JSON.stringify(created.error)).toBe(200);
-  const id = (created.data as { id: string }).id;
-  await page.goto(`/loops/${id}`);
 
   const live = page.getByTestId("live-iteration");
   await expect(page.getByTestId("live-output")).toContainText("starting, then silence", { timeout: 30_000 });

@@ -1,7 +1,9 @@
 // Loop helpers for the dashboard flows: create a loop through the New-loop
 // form (from a template, adjusted in its JSON tab), and read what the loop
 // page shows.
+import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
+import { trpc } from "./auth";
 
 export type Definition = Record<string, unknown> & {
   agent: Record<string, unknown>;
@@ -71,3 +73,29 @@ export async function noHorizontalScroll(page: Page) {
 
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+
+/**
+ * Creates and starts a loop whose real CLI agent (server/agents/fixtures/silent-hang.sh)
+ * prints one line and then hangs silent, and opens its page; `loop` is the
+ * definition's loop section (its health and alarm settings are what each spec is about).
+ * Needs an admin session: only an admin may turn the sandbox off.
+ */
+export async function openSilentAgentLoop(page: Page, goal: string, loop: Record<string, unknown>): Promise<string> {
+  const created = await trpc(page.request, "loops.create", {
+    goal,
+    agent: {
+      kind: "command",
+      argv: ["/bin/sh", join(process.cwd(), "server/agents/fixtures/silent-hang.sh")],
+      timeoutSeconds: 120,
+      killGraceMs: 200,
+      // The script lives in the app folder, which a sandboxed agent cannot see.
+      sandbox: "off",
+    },
+    loop: { stop: { maxIterations: 1, noProgressIterations: 0 }, completion: { allowNoEvidence: true }, ...loop },
+    start: true,
+  });
+  expect(created.status, JSON.stringify(created.error)).toBe(200);
+  const id = (created.data as { id: string }).id;
+  await page.goto(`/loops/${id}`);
+  return id;
+}
