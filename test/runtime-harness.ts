@@ -30,6 +30,28 @@ export const improvingAgent =
     toolCalls: [],
   });
 
+/** Answers after `ms` (or at once when `ms` says so for that iteration), honouring aborts. */
+export const agentTaking =
+  (ms: (req: AgentRunRequest) => number): ScriptedAgent =>
+  (req) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          resolve({
+            output: `attempt ${req.iteration}`,
+            claim: { done: false },
+            usage: { input: 10, output: 5, cache: 0 },
+            costUsd: 0.001,
+            toolCalls: [],
+          }),
+        ms(req),
+      );
+      req.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new Error("aborted"));
+      });
+    });
+
 export const progressScorer = (solvedAt = 3): ScorerPort => ({
   name: "progress",
   score: ({ output }) => ({ score: Math.min(1, (output.match(/✓/g)?.length ?? 0) / solvedAt) }),

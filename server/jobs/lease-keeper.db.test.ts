@@ -3,7 +3,7 @@
 // and the same tick says which loops have operator requests waiting.
 import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
-import { asOperator, createHarness, waitFor, type Harness, type ScriptedAgent } from "../../test/runtime-harness";
+import { agentTaking, asOperator, createHarness, waitFor, type Harness } from "../../test/runtime-harness";
 import { insertControlRequest } from "../db/controls.repo";
 import { claimLoop, renewLeases } from "../db/loop-lease.repo";
 import { createLoop } from "../loops/loop-create.service";
@@ -11,27 +11,6 @@ import { leaseKeeperOf } from "./lease-keeper";
 import { runSlice } from "./slice-runner";
 
 /** Answers after `ms`, or fails at once when the runtime aborts the call. */
-const slowAgent =
-  (ms: number): ScriptedAgent =>
-  (req) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          resolve({
-            output: `attempt ${req.iteration}`,
-            claim: { done: false },
-            usage: { input: 10, output: 5, cache: 0 },
-            costUsd: 0.001,
-            toolCalls: [],
-          }),
-        ms,
-      );
-      req.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
-        reject(new Error("aborted"));
-      });
-    });
-
 describeEachProvider("batched lease keeper", ({ db }) => {
   let h: Harness | undefined;
   afterEach(async () => h?.stop());
@@ -52,7 +31,7 @@ describeEachProvider("batched lease keeper", ({ db }) => {
     ).id;
 
   it("renews many leases in one call, names the lost ones and the loops with requests waiting", async () => {
-    h = createHarness(db(), { slow: slowAgent(1) });
+    h = createHarness(db(), { slow: agentTaking(() => 1) });
     const t0 = new Date(Date.now());
     const ids = [await newLoop(), await newLoop(), await newLoop()];
     await db().prisma.loop.updateMany({ where: { id: { in: ids } }, data: { status: "queued" } });
@@ -92,7 +71,7 @@ describeEachProvider("batched lease keeper", ({ db }) => {
   });
 
   it("a lease owner that is ours for another loop does not keep a loop it lost", async () => {
-    h = createHarness(db(), { slow: slowAgent(1) });
+    h = createHarness(db(), { slow: agentTaking(() => 1) });
     const now = new Date();
     const [a, b] = [await newLoop(), await newLoop()];
     await db().prisma.loop.updateMany({ where: { id: { in: [a, b] } }, data: { status: "queued" } });
@@ -113,7 +92,7 @@ describeEachProvider("batched lease keeper", ({ db }) => {
 
   it("a running slice whose lease is taken over stops at the keeper's next tick and stores nothing", async () => {
     // Heartbeats far apart: the test ticks the keeper itself, so only the batched renewal can notice.
-    h = createHarness(db(), { slow: slowAgent(30_000) }, { settings: { heartbeatMs: 60_000 } });
+    h = createHarness(db(), { slow: agentTaking(() => 30_000) }, { settings: { heartbeatMs: 60_000 } });
     const id = await newLoop();
     await db().prisma.loop.update({ where: { id }, data: { status: "queued" } });
     const slice = runSlice(h.runtime, id);
@@ -135,7 +114,7 @@ describeEachProvider("batched lease keeper", ({ db }) => {
   });
 
   it("one renewal per tick keeps many slices' leases alive, and one tick finds them all lost", async () => {
-    h = createHarness(db(), { slow: slowAgent(30_000) }, { settings: { heartbeatMs: 60_000 } });
+    h = createHarness(db(), { slow: agentTaking(() => 30_000) }, { settings: { heartbeatMs: 60_000 } });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await newLoop());
     await db().prisma.loop.updateMany({ where: { id: { in: ids } }, data: { status: "queued" } });
@@ -162,7 +141,7 @@ describeEachProvider("batched lease keeper", ({ db }) => {
   });
 
   it("a kill reaches a running slice through the keeper's report", async () => {
-    h = createHarness(db(), { slow: slowAgent(30_000) }, { settings: { heartbeatMs: 100 } });
+    h = createHarness(db(), { slow: agentTaking(() => 30_000) }, { settings: { heartbeatMs: 100 } });
     const id = await newLoop();
     await db().prisma.loop.update({ where: { id }, data: { status: "queued" } });
     const slice = runSlice(h.runtime, id);

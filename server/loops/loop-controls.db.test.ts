@@ -4,12 +4,18 @@
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
 import { describeEachProvider } from "../../test/db-providers";
-import { asOperator, createHarness, waitFor, type Harness, type ScriptedAgent } from "../../test/runtime-harness";
+import {
+  agentTaking,
+  asOperator,
+  createHarness,
+  waitFor,
+  type Harness,
+  type ScriptedAgent,
+} from "../../test/runtime-harness";
 import {
   LoopConfigError,
   loopConfigSchema,
   SNAPSHOT_VERSION,
-  type AgentRunRequest,
   type ControlCommand,
   type LoopConfig,
   type SnapshotCodec,
@@ -20,28 +26,6 @@ import { commitStep } from "../db/loop-steps.repo";
 import { createLoop } from "./loop-create.service";
 import { requestControl } from "./loop-controls.service";
 import { loadCurrentSnapshot } from "./loop-snapshot";
-
-/** Answers after `ms` (or at once when `ms` says so for that iteration), honouring aborts. */
-const agentTaking =
-  (ms: (req: AgentRunRequest) => number): ScriptedAgent =>
-  (req) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          resolve({
-            output: `attempt ${req.iteration}`,
-            claim: { done: false },
-            usage: { input: 10, output: 5, cache: 0 },
-            costUsd: 0.001,
-            toolCalls: [],
-          }),
-        ms(req),
-      );
-      req.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
-        reject(new Error("aborted"));
-      });
-    });
 
 const noScore = { name: "none", score: () => ({ score: 0 }) };
 
