@@ -8,6 +8,8 @@ import Sqlite from "better-sqlite3";
 import { randomUUID } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
+import { encodeCheckpoint, runLoop } from "../server/engine";
+import { checkpointScenarios, FakeClock } from "../test/checkpoint-scenarios";
 import type { Database } from "../server/db/client";
 import { openDatabase, SQLITE_PRAGMAS } from "../server/db/client";
 import type { DatabaseTarget } from "../server/db/database-target";
@@ -22,7 +24,27 @@ import { LOCAL_OPERATOR } from "../server/auth/actor";
 import { createTempDatabase } from "../test/temp-database";
 import { percentile } from "./runtime-bench";
 
-const STATE = JSON.stringify({ history: Array.from({ length: 20 }, (_, i) => ({ i, note: "x".repeat(100) })) });
+// `--checkpoint=1|2`: the checkpoint of a reflecting loop after 60 iterations, stored as format 1 (whole)
+// or format 2 (its parts already stored, as in a running loop); otherwise a 2.5 KB stand-in.
+let STATE = JSON.stringify({ history: Array.from({ length: 20 }, (_, i) => ({ i, note: "x".repeat(100) })) });
+const format = process.argv.find((a) => a.startsWith("--checkpoint="))?.slice(13);
+if (format) {
+  const clock = new FakeClock();
+  const scenario = checkpointScenarios(60)[2]!;
+  const result = await runLoop({
+    ports: scenario.ports(clock),
+    deps: clock,
+    goal: scenario.goal,
+    config: scenario.config,
+  });
+  const checkpoint = result.lastCheckpoint!;
+  const stored = new Set(encodeCheckpoint(checkpoint, { sha256: clock.sha256, outputRow: "row" }).cites);
+  STATE =
+    format === "1"
+      ? JSON.stringify(checkpoint)
+      : encodeCheckpoint(checkpoint, { sha256: clock.sha256, outputRow: "row", stored }).state;
+  console.log(`checkpoint format ${format}: ${STATE.length} characters a step`);
+}
 const OWNER = "bench-owner";
 
 async function claimedLoops(db: Database, count: number) {

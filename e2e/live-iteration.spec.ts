@@ -37,7 +37,9 @@ test("a slow agent's output and heartbeat reach another tab within 1 s", async (
       const lines = pre?.getAttribute("data-lines");
       if (!pre || lines === seen) return;
       seen = lines;
-      window.liveLatencies!.push(Date.now() - Number(pre.getAttribute("data-output-at")));
+      // A panel reset (the next iteration starting, "no output yet") carries no output time: not a batch.
+      const outputAt = pre.getAttribute("data-output-at");
+      if (outputAt) window.liveLatencies!.push(Date.now() - Number(outputAt));
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
   await expect(output).toContainText("drafting part 3 of 4 for iteration 1", { timeout: 30_000 });

@@ -21,15 +21,14 @@ import { LoopCharts } from "./loop-charts";
 import { ControlBar } from "./control-bar";
 import { ControlDialog, DIALOGS } from "./control-dialog";
 import { availabilityOf, type ControlName } from "./control-names";
-import { ForkDialog } from "./fork-dialog";
 import { IterationTimeline } from "./iterations/iteration-timeline";
 import { LiveIterationPanel } from "@/components/live-iteration/live-iteration-panel";
 import { LiveIterationCache, notLiveRow } from "@/components/live-iteration/live-cache";
-import { LimitsDialog } from "./limits-dialog";
+import { foldAlarmRaised, foldIterationFinished } from "@/components/live/loop-detail-fold";
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
 import { QuestionPanel } from "./question-panel";
-import { ShareDialog } from "./share-dialog";
+import { ForkDialog, LimitsDialog, ShareDialog } from "./lazy-dialogs";
 import { ignoreKey, SHORTCUTS } from "./shortcuts";
 import { ShortcutsHelp } from "./shortcuts-help";
 import { ConfirmShortcutDialog } from "./confirm-shortcut-dialog";
@@ -44,6 +43,17 @@ const ITERATION_EVENTS = new Set(["iteration_finished", "halted", "checkpoint_cr
  */
 const NOT_IN_LOOP = new Set(["agent_progress", "phase_started", "scored", "validated", "verified", "reflected"]);
 const changesLoop = (e: LiveEvent) => notLiveRow(e) && !NOT_IN_LOOP.has(e.type);
+/**
+ * An iteration's routine events: its end is folded into the cache from the
+ * event (see loop-detail-fold.ts), so what else they change (the forecast, a
+ * downsampled series, the markers) is refetched at the charts' pace, not at
+ * once. An end the fold could not apply refetches at once.
+ */
+const ROUTINE = new Set(["iteration_started", "checkpoint_created"]);
+// Only while the page already shows the loop running: the first iteration of a queued loop is how it learns it runs.
+const isRoutine = (e: LiveEvent, status: string | undefined, folded: WeakSet<LiveEvent>) =>
+  folded.has(e) || (status === "running" && ROUTINE.has(e.type));
+const SLOW_REFRESH_MS = 10_000;
 // Memoised: a refetch of the loop that did not touch its iterations redraws none of them.
 const Timeline = memo(IterationTimeline);
 const LivePanel = memo(LiveIterationPanel);
@@ -70,10 +80,22 @@ export function LoopDetailView({ id }: { id: string }) {
 
   const queryClient = useQueryClient();
   const [liveRows] = useState(() => new LiveIterationCache(queryClient));
+  // Iteration ends the cache took from the event itself (the refresh rules below ask).
+  const [folded] = useState(() => new WeakSet<LiveEvent>());
   useEffect(() => () => liveRows.dispose(), [liveRows]);
   const onEvent = useCallback(
     (e: LiveEvent) => {
       if (liveRows.apply(trpc.loops.live.queryKey({ id }), e)) return;
+      if (e.type === "alarm_raised") {
+        queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) => foldAlarmRaised(old, e));
+      }
+      if (e.type === "iteration_finished") {
+        queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) => {
+          const fold = foldIterationFinished(old, e);
+          if (fold.kind !== "refetch") folded.add(e);
+          return fold.kind === "patched" ? fold.detail : old;
+        });
+      }
       liveAudit.push(e as Parameters<typeof liveAudit.push>[0]);
       // A state change shows in the same frame; the refetch that follows fills in the rest.
       const { to, iteration } = (e.payload as { to?: unknown; iteration?: unknown } | null) ?? {};
@@ -95,13 +117,23 @@ export function LoopDetailView({ id }: { id: string }) {
         );
       }
     },
-    [queryClient, trpc, id, liveAudit, liveRows],
+    [queryClient, trpc, id, liveAudit, liveRows, folded],
   );
+  const cachedStatus = () => queryClient.getQueryData(trpc.loops.byId.queryKey({ id }))?.loop.status;
   const stream = useLiveEvents({
     loopId: id,
     onEvent,
     refresh: [
-      { filters: [trpc.loops.byId.queryFilter({ id })], delayMs: 100, when: changesLoop },
+      {
+        filters: [trpc.loops.byId.queryFilter({ id })],
+        delayMs: 100,
+        when: (e) => changesLoop(e) && !isRoutine(e, cachedStatus(), folded),
+      },
+      {
+        filters: [trpc.loops.byId.queryFilter({ id })],
+        delayMs: SLOW_REFRESH_MS,
+        when: (e) => isRoutine(e, cachedStatus(), folded),
+      },
       { filters: [trpc.loops.iterations.pathFilter()], delayMs: 150, when: (e) => ITERATION_EVENTS.has(e.type) },
       { filters: [trpc.events.list.pathFilter()], delayMs: 1500, when: notLiveRow },
       // Only on (re)connect: rows printed while the stream was down are re-read.

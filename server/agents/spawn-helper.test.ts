@@ -6,7 +6,7 @@
  * run in flight cleanly, kills its group, and the next spawn starts a new one.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { AgentError } from "./agent-error";
 import { createCommandAgent } from "./command.executor";
 import { commandAgentSchema } from "./command.schema";
@@ -200,5 +200,21 @@ describe("agents through the spawn helper", () => {
       via: "helper",
     });
     expect(over.error).toMatch(/maxBuffer/);
+  });
+
+  it("is shared by a second copy of its module (next dev reloads modules), run ids included", async () => {
+    const opts = { cwd: tmp.root, env: { PATH }, maxBuffer: 1024, via: "helper" as const };
+    await collectOutput("/bin/sh", ["-c", "printf first"], opts);
+    const pid = spawnHelperPid();
+    vi.resetModules();
+    const reloaded = await import("./spawner");
+    const reloadedHelper = await import("./spawn-helper");
+    // Two runs at once from the two copies: with separate run-id sequences both would be run 1.
+    const [a, b] = await Promise.all([
+      collectOutput("/bin/sh", ["-c", "sleep 0.2; printf old"], opts),
+      reloaded.collectOutput("/bin/sh", ["-c", "sleep 0.1; printf new"], opts),
+    ]);
+    expect([a.stdout, b.stdout]).toEqual(["old", "new"]);
+    expect(reloadedHelper.spawnHelperPid()).toBe(pid);
   });
 });

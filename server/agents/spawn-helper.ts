@@ -27,8 +27,11 @@ interface Helper {
   gone: boolean;
 }
 
-let current: Helper | null = null;
-let nextId = 1;
+// On globalThis so that `next dev`'s module reloads share one helper (and one run-id sequence,
+// since run ids key the helper's messages) instead of starting another.
+const shared = ((
+  globalThis as unknown as { ralphSpawnHelper?: { current: Helper | null; nextId: number } }
+).ralphSpawnHelper ??= { current: null, nextId: 1 });
 let warnedMissing = false;
 
 export const helperScript = () =>
@@ -98,7 +101,7 @@ function startHelper(): Helper | null {
   const lost = (why: string) => {
     if (h.gone) return;
     h.gone = true;
-    if (current === h) current = null;
+    if (shared.current === h) shared.current = null;
     const orphaned = [...h.runs.values()];
     h.runs.clear();
     for (const events of orphaned) events.failed(why);
@@ -111,9 +114,9 @@ function startHelper(): Helper | null {
 
 /** Null when there is no helper to use (its script is missing): the caller spawns directly. */
 export function helperSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle | null {
-  const h = current ?? (current = startHelper());
+  const h = shared.current ?? (shared.current = startHelper());
   if (!h) return null;
-  const id = nextId++;
+  const id = shared.nextId++;
   let exited = false;
   h.runs.set(id, {
     ...events,
@@ -150,4 +153,4 @@ export function helperSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle
 }
 
 /** The helper's pid while it runs (tests kill it to check that runs fail cleanly). */
-export const spawnHelperPid = (): number | undefined => current?.child.pid;
+export const spawnHelperPid = (): number | undefined => shared.current?.child.pid;

@@ -13,8 +13,11 @@
  * only the alerting ones: given the `seen` state of the previous check, an
  * alarm that comes back within the quiet period is an `alarm_raised` marked
  * `repeat` (no alert), and one that goes away is `alarm_cleared`. The state
- * lives in the checking process: after a restart, or with several app
- * instances, a change may be written more than once, which costs an audit row.
+ * lives in the checking process, seeded for a loop it has not seen yet from
+ * the last change written within the quiet period, so a restart neither
+ * writes a still-raised alarm again nor forgets to clear one that ended while
+ * it was down. With several app instances a change may still be written once
+ * per instance, which costs an audit row.
  * An alarm counts as cleared only once it has been gone for `clearAfterMs`, so
  * a loop hovering at its runaway limit does not write raised/cleared pairs
  * every second.
@@ -66,7 +69,7 @@ export async function checkAlarms(db: Database, now: number, options: AlarmCheck
   const cleared: { loopId: string; alarm: LoopAlarm["kind"] }[] = [];
   for (const loop of candidates) {
     const current = (judged.get(loop.id) ?? []).filter((a) => EVENT_ALARMS.has(a.kind));
-    const before = seen?.get(loop.id);
+    const before = seen?.get(loop.id) ?? (seen ? seededFromEvents(loop.shownRaised, now) : undefined);
     for (const a of current) {
       const alarm: Alarm = { loopId: loop.id, alarm: a.kind, detail: a.detail, action: a.action };
       if (!loop.raisedRecently.includes(a.kind)) alarms.push(alarm);
@@ -91,7 +94,8 @@ export async function checkAlarms(db: Database, now: number, options: AlarmCheck
         type: ALARM_EVENT,
         actor: "system",
         reason: `${TITLES[a.alarm]}: ${a.detail}${a.action === "pause" ? " (pausing the loop, alarms.runaway.action)" : ""}`,
-        payload: { alarm: a.alarm, detail: a.detail, action: a.action },
+        // The title too: an open page shows the alarm from the event, before a pause it causes lands.
+        payload: { alarm: a.alarm, title: TITLES[a.alarm], detail: a.detail, action: a.action },
       })),
       // Back within the quiet period: shown, not alerted again, and no second pause.
       ...repeats.map((a) => ({
@@ -99,7 +103,7 @@ export async function checkAlarms(db: Database, now: number, options: AlarmCheck
         type: ALARM_EVENT,
         actor: "system",
         reason: `${TITLES[a.alarm]}: ${a.detail} (again; alerted already)`,
-        payload: { alarm: a.alarm, detail: a.detail, action: a.action, repeat: true },
+        payload: { alarm: a.alarm, title: TITLES[a.alarm], detail: a.detail, action: a.action, repeat: true },
       })),
       ...cleared.map((c) => ({
         loopId: c.loopId,
@@ -122,6 +126,11 @@ export async function checkAlarms(db: Database, now: number, options: AlarmCheck
   });
   options.onEventsWritten?.();
   return alarms;
+}
+
+function seededFromEvents(shownRaised: string[], now: number) {
+  const kinds = shownRaised.filter((k): k is LoopAlarm["kind"] => EVENT_ALARMS.has(k as LoopAlarm["kind"]));
+  return new Map(kinds.map((k) => [k, now]));
 }
 
 const TITLES: Record<LoopAlarm["kind"], string> = {

@@ -67,4 +67,34 @@ describeEachProvider("alarm state changes", ({ db }) => {
     expect(await events()).toHaveLength(3);
     expect(wakes).toBe(3);
   });
+
+  it("survive a restart: a still-raised alarm is not written again, one that ended is cleared", async () => {
+    const now = Date.now();
+    const id = await newLoop("Restarted checker");
+    const inFlightSince = (at: number) =>
+      db().prisma.loop.update({ where: { id }, data: { inflightIteration: 1, inflightStartedAt: new Date(at) } });
+    const events = () =>
+      db().prisma.loopEvent.findMany({
+        where: { loopId: id, type: { in: ["alarm_raised", "alarm_cleared"] } },
+        orderBy: { id: "asc" },
+      });
+    await inFlightSince(now - 5 * 60_000);
+    await checkAlarms(db(), now, { seen: new Map() });
+    expect((await events()).map((e) => e.type)).toEqual(["alarm_raised"]);
+
+    // A new process: its state starts empty, and the alarm is still there.
+    const afterRestart: AlarmState = new Map();
+    expect(await checkAlarms(db(), now + 1_000, { seen: afterRestart })).toEqual([]);
+    expect(await events()).toHaveLength(1);
+
+    // The agent came back while the checker was down: the alarm is cleared once, after the usual wait.
+    await inFlightSince(now + 1_500);
+    const again: AlarmState = new Map();
+    await checkAlarms(db(), now + 2_000, { seen: again });
+    expect(await events()).toHaveLength(1);
+    await checkAlarms(db(), now + 2_000 + ALARM_CLEAR_AFTER_MS, { seen: again });
+    expect((await events()).map((e) => e.type)).toEqual(["alarm_raised", "alarm_cleared"]);
+    await checkAlarms(db(), now + 3_000 + ALARM_CLEAR_AFTER_MS, { seen: new Map() });
+    expect(await events()).toHaveLength(2);
+  });
 });

@@ -302,16 +302,28 @@ export async function alarmCandidates(prisma: Db, input: { quietSince: Date }) {
     take: 1000,
   });
   if (loops.length === 0) return [];
-  const raised = await prisma.loopEvent.findMany({
-    where: { type: "alarm_raised", loopId: { in: loops.map((l) => l.id) }, createdAt: { gte: input.quietSince } },
-    select: { loopId: true, payload: true },
+  const changes = await prisma.loopEvent.findMany({
+    where: {
+      type: { in: ["alarm_raised", "alarm_cleared"] },
+      loopId: { in: loops.map((l) => l.id) },
+      createdAt: { gte: input.quietSince },
+    },
+    select: { loopId: true, type: true, payload: true },
+    orderBy: { id: "asc" },
   });
-  return loops.map((l) => ({
-    ...l,
-    raisedRecently: raised
-      .filter((e) => e.loopId === l.id)
-      .map((e) => String((e.payload as { alarm?: unknown } | null)?.alarm ?? "")),
-  }));
+  return loops.map((l) => {
+    const raisedRecently: string[] = [];
+    // The last change written per kind says whether open pages were last told it is raised.
+    const lastWritten = new Map<string, boolean>();
+    for (const e of changes) {
+      if (e.loopId !== l.id) continue;
+      const kind = String((e.payload as { alarm?: unknown } | null)?.alarm ?? "");
+      if (e.type === "alarm_raised") raisedRecently.push(kind);
+      lastWritten.set(kind, e.type === "alarm_raised");
+    }
+    const shownRaised = [...lastWritten].filter(([, raised]) => raised).map(([kind]) => kind);
+    return { ...l, raisedRecently, shownRaised };
+  });
 }
 
 /** An approval gate's deadline and what happens then, for the "approval" alert. */

@@ -94,11 +94,6 @@ export async function rejectPendingControls(tx: Tx, loopId: string, status: stri
   );
 }
 
-/** Whether requests arrived that a runtime has not read yet (checked before it lets the loop go). */
-export async function hasPendingControls(tx: Tx, loopId: string): Promise<boolean> {
-  return (await tx.controlRequest.count({ where: { loopId, status: "pending" } })) > 0;
-}
-
 /** What the control service reads to decide: the loop, its lease, its pending requests, its checkpoint. */
 export async function controlTarget(db: Db, loopId: string) {
   const loop = await db.loop.findUnique({

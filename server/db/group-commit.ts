@@ -4,12 +4,12 @@
 // fence (or any other check) rolls back alone and fails alone; every caller's
 // promise settles only after the shared COMMIT returned.
 import type { GroupCommitStats } from "./step-commit-slot";
-import type { StepWrite } from "./step-write";
+import type { StepCommitResult, StepWrite } from "./step-write";
 
 /** How recent another loop's commit must be for a new one to wait for company. */
 const COMPANY_HORIZON_MS = 20;
 
-export type StepOutcome = { ok: true; value: { released: boolean } } | { ok: false; error: unknown };
+export type StepOutcome = { ok: true; value: StepCommitResult } | { ok: false; error: unknown };
 
 /** Runs writes in one transaction; one outcome per write, in order. */
 export interface StepDriver {
@@ -19,7 +19,7 @@ export interface StepDriver {
 
 interface Waiting {
   write: StepWrite;
-  resolve: (value: { released: boolean }) => void;
+  resolve: (value: StepCommitResult) => void;
   reject: (error: unknown) => void;
 }
 
@@ -42,8 +42,16 @@ export class GroupCommitter {
     readonly stats: GroupCommitStats = { transactions: 0, writes: 0, largestBatch: 0 },
   ) {}
 
-  commit(write: StepWrite): Promise<{ released: boolean }> {
-    if (this.windowMs <= 0) return this.runAlone(write);
+  commit(write: StepWrite): Promise<StepCommitResult> {
+    // Off: one write per transaction, still at most `concurrency` at once (a
+    // pool's own queue would time out waiting under load and fail commits).
+    if (this.windowMs <= 0) {
+      return new Promise((resolve, reject) => {
+        this.queue.push({ write, resolve, reject });
+        this.due = true;
+        this.kick();
+      });
+    }
     const now = performance.now();
     // Wait only when company is likely: another loop committed a moment ago,
     // or others are already waiting or committing. A loop running alone
@@ -72,13 +80,6 @@ export class GroupCommitter {
     this.kick();
   };
 
-  private async runAlone(write: StepWrite) {
-    this.count(1);
-    const [outcome] = await this.driver.runBatch([write]);
-    if (!outcome!.ok) throw outcome!.error;
-    return outcome!.value;
-  }
-
   private count(size: number) {
     this.stats.transactions++;
     this.stats.writes += size;
@@ -87,7 +88,7 @@ export class GroupCommitter {
 
   private kick() {
     while (this.due && this.queue.length && this.running < this.options.concurrency) {
-      const batch = this.queue.splice(0, this.options.maxBatch);
+      const batch = this.queue.splice(0, this.windowMs <= 0 ? 1 : this.options.maxBatch);
       if (this.queue.length === 0) {
         this.due = false;
         if (this.timer) clearTimeout(this.timer);

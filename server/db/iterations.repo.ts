@@ -89,12 +89,22 @@ export async function iterationStatusCounts(db: Db, loopId: string): Promise<Rec
   return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
 }
 
-/** The first and last iteration numbers in scope (null when it holds none): two index seeks. */
+/**
+ * The first and last iteration numbers in scope (null when it holds none), and the last one's newest
+ * attempt: two index seeks. Rows are only ever appended, each after the last (the next iteration, or
+ * another attempt of the one in flight), so `last` and `lastAttempt` change whenever the scope does.
+ */
 export async function iterationNumberRange(db: Db, scope: IterationScope) {
-  const edge = (direction: "asc" | "desc") =>
-    db.iteration.findFirst({ where: scopeWhere(scope), orderBy: [{ number: direction }], select: { number: true } });
-  const [first, last] = await Promise.all([edge("asc"), edge("desc")]);
-  return first && last ? { first: first.number, last: last.number } : null;
+  const where = scopeWhere(scope);
+  const [first, last] = await Promise.all([
+    db.iteration.findFirst({ where, orderBy: [{ number: "asc" }], select: { number: true } }),
+    db.iteration.findFirst({
+      where,
+      orderBy: [{ number: "desc" }, { attempt: "desc" }],
+      select: { number: true, attempt: true },
+    }),
+  ]);
+  return first && last ? { first: first.number, last: last.number, lastAttempt: last.attempt } : null;
 }
 
 export interface IterationSpan {

@@ -116,14 +116,45 @@ export interface HeldLease {
   owner: string;
 }
 
-/** Leases renewed per statement: well under both databases' parameter limits. */
+/** SQLite: leases renewed per statement, well under its parameter limit. */
 const RENEW_CHUNK = 500;
 
 /**
- * Renews a whole process's leases in one statement per chunk (one transaction)
- * and reports, in the same tick, which of them have pending operator requests:
- * the heartbeat that keeps leases alive is also how slices learn of controls,
- * instead of every slice polling on its own.
+ * PostgreSQL renews in two passes that never wait while holding a loop row,
+ * so they cannot be part of a deadlock with grouped step batches (which lock
+ * several rows, in id order; PgStepDriver) nor make batches queue behind a
+ * renewal that waits for another batch. First one statement for all leases
+ * that skips rows locked right now (a step of ours being committed, mostly);
+ * then each lease it did not renew, alone: a single-row update holds nothing
+ * while it waits for that row. A lost lease is one neither pass renewed.
+ */
+const RENEW_PG_UNLOCKED = `UPDATE "Loop" SET "leaseExpiresAt" = $1, "lastHeartbeatAt" = $2
+  WHERE "id" IN (SELECT "id" FROM "Loop" WHERE "id" = ANY($3::text[]) AND "leaseOwner" = ANY($4::text[])
+                 ORDER BY "id" FOR NO KEY UPDATE SKIP LOCKED)
+  RETURNING "id", "leaseOwner"`;
+const RENEW_PG_ONE = `UPDATE "Loop" SET "leaseExpiresAt" = $1, "lastHeartbeatAt" = $2
+  WHERE "id" = $3 AND "leaseOwner" = $4 RETURNING "id", "leaseOwner"`;
+
+type RenewedRow = { id: string; leaseOwner: string | null };
+
+async function renewOnPostgres(db: Db, leases: readonly HeldLease[], expires: Date, now: Date) {
+  const ids = [...new Set(leases.map((l) => l.loopId))];
+  const owners = [...new Set(leases.map((l) => l.owner))];
+  const rows = await db.$queryRawUnsafe<RenewedRow[]>(RENEW_PG_UNLOCKED, expires, now, ids, owners);
+  const renewed = new Set(rows.map((r) => r.id));
+  const rest = leases.filter((l) => !renewed.has(l.loopId));
+  const more = await Promise.all(
+    rest.map((l) => db.$queryRawUnsafe<RenewedRow[]>(RENEW_PG_ONE, expires, now, l.loopId, l.owner)),
+  );
+  return [...rows, ...more.flat()];
+}
+
+/**
+ * Renews a whole process's leases in one statement (SQLite: one per chunk, in
+ * one transaction; PostgreSQL: see above) and reports, in the same tick, which
+ * of them have pending operator requests: the heartbeat that keeps leases
+ * alive is also how slices learn of controls, instead of every slice polling
+ * on its own.
  *
  * The statement matches `id IN (...) AND leaseOwner IN (...)`; a row comes back
  * with its owner, and a lease counts as kept only when that owner is the one
@@ -132,6 +163,7 @@ const RENEW_CHUNK = 500;
  */
 export async function renewLeases<L extends HeldLease>(
   db: Db,
+  kind: "sqlite" | "postgresql",
   leases: readonly L[],
   now: Date,
   ttlMs: number,
@@ -139,23 +171,26 @@ export async function renewLeases<L extends HeldLease>(
   const pendingControls = new Set<string>();
   if (leases.length === 0) return { lost: [], pendingControls };
   const expires = new Date(now.getTime() + ttlMs);
-  const rows = await inTransaction(db, async (tx) => {
-    const out: { id: string; leaseOwner: string | null }[] = [];
-    for (let i = 0; i < leases.length; i += RENEW_CHUNK) {
-      const chunk = leases.slice(i, i + RENEW_CHUNK);
-      out.push(
-        ...(await tx.loop.updateManyAndReturn({
-          where: {
-            id: { in: [...new Set(chunk.map((l) => l.loopId))] },
-            leaseOwner: { in: [...new Set(chunk.map((l) => l.owner))] },
-          },
-          data: { leaseExpiresAt: expires, lastHeartbeatAt: now },
-          select: { id: true, leaseOwner: true },
-        })),
-      );
-    }
-    return out;
-  });
+  const rows =
+    kind === "postgresql"
+      ? await renewOnPostgres(db, leases, expires, now)
+      : await inTransaction(db, async (tx) => {
+          const out: RenewedRow[] = [];
+          for (let i = 0; i < leases.length; i += RENEW_CHUNK) {
+            const chunk = leases.slice(i, i + RENEW_CHUNK);
+            out.push(
+              ...(await tx.loop.updateManyAndReturn({
+                where: {
+                  id: { in: [...new Set(chunk.map((l) => l.loopId))] },
+                  leaseOwner: { in: [...new Set(chunk.map((l) => l.owner))] },
+                },
+                data: { leaseExpiresAt: expires, lastHeartbeatAt: now },
+                select: { id: true, leaseOwner: true },
+              })),
+            );
+          }
+          return out;
+        });
   const ownerOf = new Map(rows.map((r) => [r.id, r.leaseOwner]));
   const lost = leases.filter((l) => ownerOf.get(l.loopId) !== l.owner);
   const keptIds = [...new Set(leases.filter((l) => ownerOf.get(l.loopId) === l.owner).map((l) => l.loopId))];

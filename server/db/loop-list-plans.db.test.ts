@@ -49,6 +49,16 @@ describeEachProvider("loop list query plans", ({ db, kind }) => {
     expect(text, text).toMatch(kind === "sqlite" ? /COVERING INDEX Iteration_chart_covering_idx/ : /Index Only Scan/);
   });
 
+  it("the chart's cache key (a loop's last iteration and attempt) is one index seek, not a sort", async () => {
+    for (const direction of ["ASC", "DESC"] as const) {
+      const text = await plan(
+        `SELECT "number", "attempt" FROM "Iteration" WHERE "loopId" = 'x' AND "number" > 0 AND "number" <= 100 ORDER BY "number" ${direction}, "attempt" ${direction} LIMIT 1`,
+      );
+      expect(text, text).toMatch(/INDEX|Index/);
+      expect(text, text).not.toMatch(/TEMP B-TREE|Sort|Seq Scan/);
+    }
+  });
+
   it.each(Object.entries(LOOP_SORT_COLUMNS))("sorting by %s reads an index in order", async (_sort, column) => {
     for (const direction of ["DESC", "ASC"] as const) {
       const plan =

@@ -5,21 +5,24 @@
 // A crash can never leave them out of step.
 import type { Db } from "./client";
 import { leanStepCommitter } from "./step-commit";
-import type { StepWrite } from "./step-write";
+import type { StepCommitResult, StepWrite } from "./step-write";
 import { appendEvents } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
 import { parseInflightAgent, type InflightAgent } from "./agent-runs.repo";
 import { LeaseLostError } from "./loop-lease.repo";
 import {
-  hasPendingControls,
   insertControlRequest,
+  pendingControlRequests,
   rejectPendingControls,
   settleControlRequests,
 } from "./controls.repo";
 import { StaleLoopError } from "./step-errors";
 import { inTransaction, type Tx } from "./tx";
+import { insertCheckpointParts } from "./checkpoints.repo";
+import { sqliteLean } from "./sqlite-lean";
+import { encodeValue } from "./step-commit-sql";
 
-export type { CheckpointRow, IterationRow, StepFence, StepWrite } from "./step-write";
+export type { CheckpointRow, IterationRow, PendingControl, StepCommitResult, StepFence, StepWrite } from "./step-write";
 export { StaleLoopError };
 
 async function fencedLoopUpdate(tx: Tx, write: StepWrite, extra: Prisma.LoopUpdateManyMutationInput) {
@@ -38,7 +41,7 @@ async function fencedLoopUpdate(tx: Tx, write: StepWrite, extra: Prisma.LoopUpda
  * Stores one safe point. Returns whether the lease was given back: a runtime
  * keeps it when requests arrived after it read them, and applies them next.
  */
-export function commitStep(db: Db, write: StepWrite): Promise<{ released: boolean }> {
+export function commitStep(db: Db, write: StepWrite): Promise<StepCommitResult> {
   // The lean path (prepared statements, group commit; step-commit-sql.ts) runs
   // the same statements; this Prisma version stays for clients opened without it.
   const lean = leanStepCommitter(db);
@@ -46,7 +49,7 @@ export function commitStep(db: Db, write: StepWrite): Promise<{ released: boolea
 }
 
 /** commitStep through Prisma's interactive transaction: the reference the lean path is tested against. */
-export async function commitStepViaPrisma(db: Db, write: StepWrite): Promise<{ released: boolean }> {
+export async function commitStepViaPrisma(db: Db, write: StepWrite): Promise<StepCommitResult> {
   return inTransaction(db, async (tx) => {
     // The next iteration follows at once: mark it in flight in this same
     // write, so an iteration costs one commit. A crash before it really starts
@@ -69,7 +72,9 @@ export async function commitStepViaPrisma(db: Db, write: StepWrite): Promise<{ r
       });
     }
     if (write.checkpoint) {
-      await tx.checkpoint.createMany({ data: [{ ...write.checkpoint, loopId: write.loopId }] });
+      const { parts, ...checkpoint } = write.checkpoint;
+      await insertCheckpointParts(tx, write.loopId, parts ?? []);
+      await tx.checkpoint.createMany({ data: [{ ...checkpoint, loopId: write.loopId }] });
     }
     for (const request of write.newControls ?? []) await insertControlRequest(tx, request);
     await appendEvents(tx, write.events);
@@ -96,8 +101,10 @@ export async function commitStepViaPrisma(db: Db, write: StepWrite): Promise<{ r
         },
       });
     }
-    if (!write.release || !("owner" in write.fence)) return { released: false };
-    if (await hasPendingControls(tx, write.loopId)) return { released: false };
+    if (!("owner" in write.fence)) return { released: false };
+    // Read after the loop row's update (its lock): what is pending now goes to the next safe point.
+    const pendingControls = await pendingControlRequests(tx, write.loopId);
+    if (!write.release || pendingControls.length) return { released: false, pendingControls };
     await tx.loop.updateMany({
       where: { id: write.loopId, leaseOwner: write.fence.owner },
       data: { leaseOwner: null, leaseExpiresAt: null },
@@ -106,8 +113,30 @@ export async function commitStepViaPrisma(db: Db, write: StepWrite): Promise<{ r
   });
 }
 
+/**
+ * markInflight as one statement on SQLite: the attempt is computed from the row's old values (every SET
+ * expression sees them), and the update commits on its own, durable before the agent starts.
+ */
+const MARK_INFLIGHT_SQL = `UPDATE "Loop" SET
+  "inflightAttempt" = CASE WHEN "inflightIteration" = @number THEN COALESCE("inflightAttempt", 1) ELSE 1 END,
+  "startedAt" = CASE WHEN @number = 1 AND ("inflightIteration" IS NOT @number OR COALESCE("inflightAttempt", 1) = 1)
+    THEN @at ELSE "startedAt" END,
+  "inflightIteration" = @number, "inflightStartedAt" = @at, "inflightAgent" = NULL, "lastActivityAt" = @at,
+  "status" = 'running', "nextRunAt" = NULL, "updatedAt" = @at
+  WHERE "id" = @id AND "leaseOwner" = @owner RETURNING "inflightAttempt"`;
+
 /** Marks an iteration as started, so a crash during it is noticed by the next owner. */
 export async function markInflight(db: Db, loopId: string, owner: string, number: number, now: Date): Promise<number> {
+  const lean = sqliteLean(db);
+  if (lean) {
+    const at = encodeValue("sqlite", "Loop", "inflightStartedAt", now);
+    const row = await lean.run(
+      (prepare) =>
+        prepare(MARK_INFLIGHT_SQL).get({ number, at, id: loopId, owner }) as { inflightAttempt: number } | undefined,
+    );
+    if (!row) throw new LeaseLostError(loopId);
+    return row.inflightAttempt;
+  }
   return inTransaction(db, async (tx) => {
     const loop = await tx.loop.findUnique({
       where: { id: loopId },
@@ -206,6 +235,22 @@ export async function recordCrashedAttempt(db: Db, loopId: string, owner: string
 export async function currentCheckpoint(db: Db, loopId: string) {
   const loop = await db.loop.findUnique({ where: { id: loopId }, select: { checkpointId: true } });
   return loop?.checkpointId ? db.checkpoint.findUnique({ where: { id: loop.checkpointId } }) : null;
+}
+
+/** A checkpoint's stored form by id (a runtime that just claimed the loop knows which one its row points at). */
+export async function checkpointById(
+  db: Db,
+  id: string,
+): Promise<{ id: string; loopId: string; state: string; sha256: string } | null> {
+  const lean = sqliteLean(db);
+  if (!lean)
+    return db.checkpoint.findUnique({ where: { id }, select: { id: true, loopId: true, state: true, sha256: true } });
+  const row = await lean.run(
+    (prepare) =>
+      prepare(`SELECT "id", "loopId", "state", "sha256" FROM "Checkpoint" WHERE "id" = ?`).get(id) as
+        { id: string; loopId: string; state: string; sha256: string } | undefined,
+  );
+  return row ?? null;
 }
 
 /** Gives up on a loop the runtime cannot run (bad checkpoint, unusable config). */

@@ -5,6 +5,7 @@ import type { Db } from "./client";
 import type { Prisma } from "./generated/sqlite/client";
 import type { CheckpointRow } from "./loop-steps.repo";
 import type { Tx } from "./tx";
+import { insertCheckpointParts } from "./checkpoints.repo";
 
 /** A new loop row; its checkpoint is passed beside it, and the lease starts free. */
 export type NewLoopRow = Omit<
@@ -75,8 +76,10 @@ export const loopDefinitionById = (db: Db, id: string) =>
 
 /** A loop is born with its first checkpoint: the row points at it, so both are written together. */
 export async function insertLoop(tx: Tx, loop: NewLoopRow, checkpoint: CheckpointRow): Promise<void> {
-  await tx.loop.create({ data: { ...loop, checkpointId: checkpoint.id } });
-  await tx.checkpoint.create({ data: { ...checkpoint, loopId: loop.id } });
+  const { parts, ...row } = checkpoint;
+  await tx.loop.create({ data: { ...loop, checkpointId: row.id } });
+  await insertCheckpointParts(tx, loop.id, parts ?? []);
+  await tx.checkpoint.create({ data: { ...row, loopId: loop.id } });
 }
 
 /** Draft → queued, compare-and-set: false when the loop was not (or no longer) a draft. */

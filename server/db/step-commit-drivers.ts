@@ -100,6 +100,21 @@ const numbered = (sql: string) => {
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
+/**
+ * A batch of several loops takes all their rows' locks first, in id order, so
+ * two batches that share loops (a stale holder's and a thief's, in two
+ * processes) cannot deadlock; the lease renewal never waits while it holds a
+ * row (renewLeases), so it cannot close a cycle with a batch either. Taken
+ * before the first savepoint, the locks belong to the whole transaction and
+ * outlive a write rolled back to its savepoint. NO KEY UPDATE is what the
+ * step's own UPDATE takes: it does not block foreign-key checks of rows other
+ * transactions insert for the loop.
+ */
+const lockLoopRows = (writes: StepWrite[]): Statement => ({
+  sql: `SELECT 1 FROM "Loop" WHERE "id" = ANY(?::text[]) ORDER BY "id" FOR NO KEY UPDATE`,
+  params: [[...new Set(writes.map((w) => w.loopId))]],
+});
+
 /** PostgreSQL: one pooled client per batch, statements prepared once per connection by name. */
 export class PgStepDriver implements StepDriver {
   private readonly pool: pg.Pool;
@@ -141,6 +156,7 @@ export class PgStepDriver implements StepDriver {
     const outcomes: StepOutcome[] = [];
     try {
       await client.query("BEGIN");
+      if (!alone) await this.query(client, lockLoopRows(writes));
       for (const write of writes) {
         if (!alone) await client.query(`SAVEPOINT ${SAVEPOINT}`);
         try {

@@ -9,7 +9,7 @@ import { ControlAlreadySettledError } from "./controls.repo";
 import { toRow, type NewLoopEvent } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
 import { LeaseLostError } from "./loop-lease.repo";
-import type { StepWrite } from "./step-write";
+import type { PendingControl, StepCommitResult, StepWrite } from "./step-write";
 import { StaleLoopError } from "./step-errors";
 import { scrubText } from "./text-scrub";
 
@@ -24,7 +24,7 @@ export interface StatementResult {
   changes: number;
   rows: Record<string, unknown>[];
 }
-export type StepProgram = Generator<Statement, { released: boolean }, StatementResult>;
+export type StepProgram = Generator<Statement, StepCommitResult, StatementResult>;
 
 // Json columns of the tables the step commit writes: stored as JSON text (SQLite) or jsonb.
 const JSON_COLUMNS: Record<string, ReadonlySet<string>> = {
@@ -179,7 +179,14 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
     ]);
   }
   if (write.checkpoint) {
-    yield insert(dialect, "Checkpoint", [{ ...write.checkpoint, loopId: write.loopId, createdAt: now }]);
+    const { parts, ...checkpoint } = write.checkpoint;
+    if (parts?.length) {
+      // Content-addressed: a part another checkpoint of the loop stored already is the same text.
+      const rows = parts.map((p) => ({ loopId: write.loopId, hash: p.hash, body: p.body }));
+      const stmt = insert(dialect, "CheckpointPart", rows);
+      yield { sql: `${stmt.sql} ON CONFLICT ("loopId", "hash") DO NOTHING`, params: stmt.params };
+    }
+    yield insert(dialect, "Checkpoint", [{ ...checkpoint, loopId: write.loopId, createdAt: now }]);
   }
   for (const request of write.newControls ?? []) {
     const status = request.status ?? "pending";
@@ -247,15 +254,50 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
       ]);
     }
   }
-  if (!write.release || owner === null) return { released: false };
-  const pending = yield {
-    sql: `SELECT 1 AS "one" FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? LIMIT 1`,
-    params: [write.loopId, "pending"],
-  };
-  if (pending.rows.length) return { released: false };
+  if (owner === null) return { released: false };
+  // After the loop row's update, so its lock is held: a request stored for this runtime either committed
+  // before this read (and is returned, so the next safe point applies it without reading again) or waits
+  // for this commit and is read by the next safe point's Halt phase.
+  const pending = decodePendingControls(dialect, (yield pendingControlsStatement(dialect, write.loopId)).rows);
+  if (!write.release || pending.length) return { released: false, pendingControls: pending };
   yield {
     sql: `UPDATE "Loop" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ? WHERE "id" = ? AND "leaseOwner" = ?`,
     params: [enc("Loop", "updatedAt", now), write.loopId, owner],
   };
   return { released: true };
+}
+
+/** A loop's pending requests, oldest first: what a safe point applies. */
+export function pendingControlsStatement(dialect: Dialect, loopId: string): Statement {
+  // pg hands a `timestamp` back in the process's time zone: read it as UTC text instead.
+  const createdAt =
+    dialect === "postgresql" ? `to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"` : `"createdAt"`;
+  return {
+    sql: `SELECT "id", "kind", "payload", "actorId", "actor", "reason", ${createdAt} FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? ORDER BY "createdAt" ASC, "id" ASC`,
+    params: [loopId, "pending"],
+  };
+}
+
+/** A stored timestamp as Prisma would read it: ISO text with its zone, or SQL's zone-less UTC text. */
+function decodeTimestamp(value: unknown): Date {
+  if (value instanceof Date || typeof value === "number") return new Date(value);
+  const text = String(value);
+  return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text.replace(" ", "T")}Z`);
+}
+
+/** Rows of pendingControlsStatement as Prisma reads them (Json parsed, dates as Date). */
+export function decodePendingControls(dialect: Dialect, rows: Record<string, unknown>[]): PendingControl[] {
+  return rows.map((row) => ({
+    id: String(row.id),
+    kind: String(row.kind),
+    // jsonb arrives parsed from pg; SQLite keeps JSON text.
+    payload:
+      dialect === "sqlite" && typeof row.payload === "string"
+        ? (JSON.parse(row.payload) as unknown)
+        : (row.payload ?? null),
+    actorId: (row.actorId as string | null) ?? null,
+    actor: String(row.actor),
+    reason: (row.reason as string | null) ?? null,
+    createdAt: decodeTimestamp(row.createdAt),
+  }));
 }

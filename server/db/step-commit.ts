@@ -31,16 +31,14 @@ export function leanStepCommitter(db: Db): GroupCommitter | undefined {
         ? new SqliteStepDriver(slot.sqlite)
         : new PgStepDriver(slot.target.url, PG_STEP_POOL, guardedClient);
     // SQLite has one writer: batches follow each other, as large as they come.
-    // PostgreSQL: one step per transaction, on every pooled client at once. A
-    // batch there locks its loops' rows one statement at a time, while the
-    // lease keeper's one renewal locks all of a process's rows in one
-    // statement: the two deadlocked (seen in the two-worker race test, where
-    // the aborted side cost re-run iterations). A single step locks one loop
-    // row only, so it can never be part of such a cycle.
+    // PostgreSQL answers statement by statement (no pipelining in pg), so a huge
+    // batch is a long chain of round trips: smaller batches on every pooled
+    // client. A batch locks its loops' rows up front in id order, the lease
+    // renewal's order, so the two cannot deadlock (step-commit-drivers.ts).
     slot.committer = new GroupCommitter(
       driver,
       slot.groupCommitMs,
-      slot.target.kind === "sqlite" ? { maxBatch: 256, concurrency: 1 } : { maxBatch: 1, concurrency: PG_STEP_POOL },
+      slot.target.kind === "sqlite" ? { maxBatch: 256, concurrency: 1 } : { maxBatch: 16, concurrency: PG_STEP_POOL },
       slot.stats,
     );
   }

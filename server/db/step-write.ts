@@ -12,6 +12,8 @@ export interface CheckpointRow {
   iteration: number;
   state: string;
   sha256: string;
+  /** Parts the checkpoint cites (CheckpointPart), stored with it unless the loop has them already. */
+  parts?: { hash: string; body: string }[];
 }
 
 export type IterationRow = Omit<Prisma.IterationCreateManyInput, "loopId" | "attempt">;
@@ -55,4 +57,25 @@ export interface StepWrite {
     byId: string | null;
     at: Date;
   }[];
+}
+
+/** An operator request still pending, as a safe point reads it (controls.repo.ts, the step commit). */
+export interface PendingControl {
+  id: string;
+  kind: string;
+  payload: unknown;
+  actorId: string | null;
+  actor: string;
+  reason: string | null;
+  createdAt: Date;
+}
+
+export interface StepCommitResult {
+  /** The lease was given back (a runtime keeps it when requests arrived after it read them). */
+  released: boolean;
+  /**
+   * A runtime's step that keeps its lease: the loop's pending requests as of this commit, read in its
+   * transaction, so the next safe point needs no read of its own (oldest first).
+   */
+  pendingControls?: PendingControl[];
 }

@@ -55,20 +55,20 @@ export function checkpointHash(checkpoint: Omit<Checkpoint, "hash"> | Checkpoint
   return hash(canonicalJson(body));
 }
 
-/** `id` lets the caller reserve the id first, e.g. to cite it in a continuation prompt. */
-export function buildCheckpoint(
-  snapshot: LoopSnapshot,
-  deps: Pick<Deps, "now" | "random" | "sha256">,
-  id?: string,
-): Checkpoint {
+/** Everything of a checkpoint but its hash: the header is derived from the snapshot. */
+export function checkpointHeader(
+  snapshot: Checkpoint["snapshot"],
+  id: string,
+  createdAt: number,
+): Omit<Checkpoint, "hash"> {
   const totals = snapshot.ledger.totals;
-  const body: Omit<Checkpoint, "hash"> = {
-    id: id ?? newCheckpointId(deps),
+  return {
+    id,
     metadata: {
       loopId: snapshot.loopId,
       iteration: snapshot.state.iteration,
       agentId: snapshot.last.agentId,
-      createdAt: deps.now(),
+      createdAt,
     },
     execution: {
       phase: snapshot.work.phase,
@@ -88,9 +88,19 @@ export function buildCheckpoint(
       testResults: snapshot.work.testResults,
     },
     recovery: { continuationPrompt: snapshot.plan.continuation, resumeFromIteration: snapshot.state.iteration + 1 },
-    // A JSON round trip makes the stored form and the hashed form identical.
-    snapshot: JSON.parse(JSON.stringify(snapshot)) as LoopSnapshot,
+    snapshot,
   };
+}
+
+/** `id` lets the caller reserve the id first, e.g. to cite it in a continuation prompt. */
+export function buildCheckpoint(
+  snapshot: LoopSnapshot,
+  deps: Pick<Deps, "now" | "random" | "sha256">,
+  id?: string,
+): Checkpoint {
+  // A JSON round trip makes the stored form and the hashed form identical.
+  const copy = JSON.parse(JSON.stringify(snapshot)) as LoopSnapshot;
+  const body = checkpointHeader(copy, id ?? newCheckpointId(deps), deps.now());
   return { ...body, hash: checkpointHash(body, deps.sha256) };
 }
 

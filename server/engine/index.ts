@@ -11,6 +11,7 @@ export * from "./analyze";
 export * from "./budget";
 export * from "./canonical-json";
 export * from "./checkpoint";
+export * from "./checkpoint-codec";
 export * from "./circuit-breaker";
 export * from "./config.schema";
 export * from "./control-commands";

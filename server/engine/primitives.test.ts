@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "./canonical-json";
 import { isUuidv7, uuidv7, uuidv7Timestamp } from "./uuidv7";
@@ -15,6 +16,30 @@ describe("canonicalJson", () => {
     expect(canonicalJson(Number.POSITIVE_INFINITY)).toBe("null");
     expect(canonicalJson([undefined, true])).toBe("[null,true]");
     expect(() => canonicalJson(() => 1)).toThrow("cannot encode a function");
+    expect(canonicalJson(-0)).toBe("0");
+    expect(canonicalJson([1e21, 1.5e-7, -2.5])).toBe(JSON.stringify([1e21, 1.5e-7, -2.5]));
+  });
+
+  // Stored checkpoints were sealed with the first, plainer version: any change must produce the same text.
+  it("gives exactly the text the original sort-and-join version gave, for any JSON value", () => {
+    const reference = (value: unknown): string => {
+      if (value === null) return "null";
+      if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
+      if (typeof value !== "object") return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : reference(v))).join(",")}]`;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .filter((k) => record[k] !== undefined)
+        .sort();
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(",")}}`;
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.dictionary(fc.string(), fc.option(fc.double(), { nil: undefined })), (v, d) => {
+        expect(canonicalJson(v)).toBe(reference(v));
+        expect(canonicalJson({ z: v, a: d, "10": 1, "9": [d] })).toBe(reference({ z: v, a: d, "10": 1, "9": [d] }));
+      }),
+      { seed: 16, numRuns: 500 },
+    );
   });
 });
 

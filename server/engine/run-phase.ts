@@ -199,7 +199,7 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
     sleep: deps.sleep,
     random: deps.random,
   });
-  watchdogStop.abort();
+  watchdogStop.abort("run finished"); // a reason of our own: no DOMException built per iteration
   await watchdog;
   ctx.signal?.removeEventListener("abort", relayExternal);
 

@@ -11,7 +11,7 @@ import { leaseKeeperOf } from "./lease-keeper";
 import { runSlice } from "./slice-runner";
 
 /** Answers after `ms`, or fails at once when the runtime aborts the call. */
-describeEachProvider("batched lease keeper", ({ db }) => {
+describeEachProvider("batched lease keeper", ({ db, kind }) => {
   let h: Harness | undefined;
   afterEach(async () => h?.stop());
 
@@ -58,7 +58,7 @@ describeEachProvider("batched lease keeper", ({ db }) => {
     });
 
     const leases = ids.map((loopId, i) => ({ loopId, owner: `me:${i}` }));
-    const { lost, pendingControls } = await renewLeases(db().prisma, leases, later, 60_000);
+    const { lost, pendingControls } = await renewLeases(db().prisma, kind, leases, later, 60_000);
     expect(lost).toEqual([leases[2]]);
     expect([...pendingControls]).toEqual([ids[1]]);
     const rows = await db().prisma.loop.findMany({ where: { id: { in: ids } } });
@@ -80,6 +80,7 @@ describeEachProvider("batched lease keeper", ({ db }) => {
     // Both owners are live in this process, but the pairs are crossed.
     const { lost } = await renewLeases(
       db().prisma,
+      kind,
       [
         { loopId: a, owner: "owner-b" },
         { loopId: b, owner: "owner-b" },

@@ -77,7 +77,13 @@ export class LeaseKeeper {
     const held = [...this.holds].filter((h) => !h.lost);
     try {
       const now = new Date(this.rt.engine.now());
-      const { lost, pendingControls } = await renewLeases(this.rt.db.prisma, held, now, this.rt.settings.leaseMs);
+      const { lost, pendingControls } = await renewLeases(
+        this.rt.db.prisma,
+        this.rt.db.kind,
+        held,
+        now,
+        this.rt.settings.leaseMs,
+      );
       for (const hold of lost) hold.markLost();
       for (const hold of held) hold.controlsPending = pendingControls.has(hold.loopId);
     } catch {

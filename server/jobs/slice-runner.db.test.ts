@@ -2,6 +2,7 @@ import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, createHarness, improvingAgent, type Harness } from "../../test/runtime-harness";
 import { createLoop } from "../loops/loop-create.service";
+import { getLoopDetail } from "../loops/loop-detail.service";
 
 describeEachProvider("job runtime", ({ db }) => {
   let h: Harness | undefined;
@@ -32,6 +33,33 @@ describeEachProvider("job runtime", ({ db }) => {
     expect(checkpoints).toBeGreaterThanOrEqual(4);
     const events = await db().prisma.loopEvent.findMany({ where: { loopId: id }, orderBy: { id: "asc" } });
     expect(events.map((e) => e.type)).toContain("halted");
+  });
+
+  it("each iteration_finished event carries the loop's counters after it and the chart point the series sends", async () => {
+    h = createHarness(db(), { improving: improvingAgent(3) });
+    const { id } = await newLoop("improving", { stop: { maxIterations: 10, scoreThreshold: 0.9 } });
+    await h.dispatcher.idle();
+    const loop = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
+    const ends = await db().prisma.loopEvent.findMany({
+      where: { loopId: id, type: "iteration_finished" },
+      orderBy: { id: "asc" },
+    });
+    const summaries = ends.map(
+      (e) => (e.payload as { summary: { loop: Record<string, unknown>; point: object } }).summary,
+    );
+    expect(summaries.map((s) => s.loop.iteration)).toEqual([1, 2, 3]);
+    // The page folds these in instead of refetching: they must be what a refetch would show.
+    const { series } = await getLoopDetail(db(), id, Date.now());
+    expect(
+      summaries.map((s) => ({ ...s.point, finishedAt: new Date((s.point as { finishedAt: number }).finishedAt) })),
+    ).toEqual(series);
+    expect(summaries.at(-1)!.loop).toMatchObject({
+      costUsd: loop.costUsd,
+      tokensIn: loop.tokensIn,
+      bestScore: loop.bestScore,
+      lastScore: loop.lastScore,
+      health: loop.health,
+    });
   });
 
   it("a liar that always claims done never completes", async () => {

@@ -14,22 +14,32 @@ import {
   type StepDecision,
   type PreflightDecision,
 } from "../engine";
-import { pendingControlRequests, type PendingControlRow } from "../db/controls.repo";
+import { readPendingControls } from "../db/pending-controls";
 import { claimLoop, LeaseLostError, loadClaimedLoop } from "../db/loop-lease.repo";
-import { commitStep, currentCheckpoint, failLoop, markInflight, recordCrashedAttempt } from "../db/loop-steps.repo";
+import {
+  checkpointById,
+  commitStep,
+  failLoop,
+  markInflight,
+  recordCrashedAttempt,
+  type PendingControl,
+} from "../db/loop-steps.repo";
 import { isStorageConflict, isTransientStorageError } from "../db/storage-errors";
 import { reapAgentGroup } from "../agents/orphans";
-import { restoreStoredCheckpoint } from "../loops/loop-snapshot";
+import { readStoredCheckpoint } from "../loops/loop-snapshot";
 import {
   checkpointRow,
   decidedApprovals,
   engineControlRequest,
   eventRows,
   iterationRow,
+  iterationSummary,
+  outputRowFor,
   loopPatch,
   nextRunAtFor,
   openApproval,
   tamperEventRows,
+  withIterationSummary,
 } from "../loops/step-rows";
 import { createAgentTracker } from "./agent-tracker";
 import { withCrashedSpend } from "./crashed-spend";
@@ -95,7 +105,9 @@ const OUTCOME: Record<
  */
 class ControlReader {
   readonly actorIds = new Map<string, string | null>();
-  private unreadable: PendingControlRow[] = [];
+  private unreadable: PendingControl[] = [];
+  /** What the last step commit read in its transaction: the next read takes it instead of the database. */
+  private primed: PendingControl[] | undefined;
 
   constructor(
     private readonly rt: JobRuntime,
@@ -109,8 +121,18 @@ class ControlReader {
    */
   poll = (hold: LeaseHold) => async (): Promise<ControlRequest[]> => (hold.controlsPending ? this.read() : []);
 
+  /**
+   * The pending requests a step commit returned. A request stored after that commit is not among them;
+   * it is no later for it: the iteration's Halt phase reads the database, as for one stored during it.
+   */
+  prime(rows: PendingControl[] | undefined) {
+    this.primed = rows;
+  }
+
   read = async (): Promise<ControlRequest[]> => {
-    const rows = await pendingControlRequests(this.rt.db.prisma, this.loopId);
+    const primed = this.primed;
+    this.primed = undefined;
+    const rows = primed ?? (await readPendingControls(this.rt.db.prisma, this.loopId));
     const requests: ControlRequest[] = [];
     for (const row of rows) {
       this.actorIds.set(row.actor, row.actorId);
@@ -158,7 +180,9 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
   const started = rt.engine.now();
   let iterations = 0;
   try {
-    const crashed = await recordCrashedAttempt(db, loopId, owner, now(), randomUUID());
+    // The claim read the row under the lease: with nothing in flight there is no crashed attempt to record.
+    const crashed =
+      claimed.inflightIteration === null ? null : await recordCrashedAttempt(db, loopId, owner, now(), randomUUID());
     // Whatever the crashed runtime's agent left running goes before the iteration runs again.
     if (crashed?.group) await reapAgentGroup(crashed.group);
     // What the loop row says is in flight (its number and attempt), kept here to save a read per iteration.
@@ -167,11 +191,17 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       : null;
     let snapshot: LoopSnapshot;
     let ports: EnginePorts;
+    // What the next checkpoint may cite rather than store: the row holding the
+    // last output, and the parts the loop has (updated only once a commit stood).
+    let outputRow: string | null = null;
+    let storedParts = new Set<string>();
     // Reading is a passing fault when it fails; what was read being unusable is not.
-    const stored = await currentCheckpoint(db, loopId);
+    // The claimed row's pointer is current: every other writer is fenced out by the lease.
+    const stored = claimed.checkpointId ? await checkpointById(db, claimed.checkpointId) : null;
     try {
       if (!stored) throw new Error(`loop ${loopId} has no checkpoint to resume from`);
-      snapshot = restoreStoredCheckpoint(stored, { sha256: rt.engine.sha256, codec: rt.codec });
+      const restored = await readStoredCheckpoint(db, stored, { sha256: rt.engine.sha256, codec: rt.codec });
+      ({ snapshot, outputRow, parts: storedParts } = restored);
       if (crashed) {
         const where = { iteration: crashed.number, attempt: crashed.attempt, agentId: "crashed", at: rt.engine.now() };
         snapshot = withCrashedSpend(snapshot, crashed.uncountedSpend, where);
@@ -228,17 +258,28 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       const unreadable = controls.takeUnreadable(rt.engine.now());
       await live.settle();
       const toStore = outcome.events.filter((e) => !live!.committed.has(e));
-      const { released } = await commitStepOrExplain(() =>
+      const cite = iteration ? outputRowFor(iteration.record, outcome.snapshot) : outputRow;
+      const checkpoint = checkpointRow(iteration?.checkpoint ?? buildCheckpoint(outcome.snapshot, rt.engine), {
+        sha256: rt.engine.sha256,
+        outputRow: cite,
+        stored: storedParts,
+      });
+      const row = iteration ? iterationRow(iteration.record) : undefined;
+      const summary =
+        iteration && row
+          ? iterationSummary(loopId, patch, { record: iteration.record, row, attempt: marked!.attempt })
+          : undefined;
+      const { released, pendingControls } = await commitStepOrExplain(() =>
         commitStep(db, {
           loopId,
           fence: { owner },
           loop: decision.kind === "continue" && overBudget ? { ...patch, status: "queued" } : patch,
           ended: outcome.snapshot.halt !== null,
-          iteration: iteration ? { row: iterationRow(iteration.record), attempt: marked!.attempt } : undefined,
+          iteration: row ? { row, attempt: marked!.attempt } : undefined,
           nextInflight: iteration && !handBack ? { number: iteration.record.number + 1, at: now() } : null,
-          checkpoint: checkpointRow(iteration?.checkpoint ?? buildCheckpoint(outcome.snapshot, rt.engine)),
+          checkpoint: checkpoint.row,
           events: [
-            ...eventRows([...limits.takeEvents(), ...toStore], controls.actorIds),
+            ...withIterationSummary(eventRows([...limits.takeEvents(), ...toStore], controls.actorIds), summary),
             ...tamperEventRows(loopId, iteration?.record),
             ...unreadable.events,
           ],
@@ -248,7 +289,10 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
           decidedApprovals: decidedApprovals(outcome.events, controls.actorIds),
         }),
       );
+      controls.prime(pendingControls);
       rt.onEventsWritten?.();
+      outputRow = cite;
+      for (const hash of checkpoint.cites) storedParts.add(hash);
       await limits.afterStep(outcome, rt.engine.now());
       if (iteration) await live.clear();
       snapshot = outcome.snapshot;

@@ -5,7 +5,7 @@
 import { beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { scoreMarkers } from "../../lib/charts/score-markers";
-import { chartSeries } from "./chart-series";
+import { chartSeries, clearChartSeriesCache } from "./chart-series";
 
 const N = 1_234;
 const POINTS = 100;
@@ -176,5 +176,52 @@ describeEachProvider("chart series", ({ db }) => {
     lineage.points.forEach((p, i) => expect(p.costUsd).toBeCloseTo(whole.points[i]!.costUsd, 12));
     expect(lineage.points.at(-1)!.loopId).toBe(fork);
     expect(lineage.points[0]!.loopId).toBe(loopId);
+  });
+
+  it("reuses a downsampled series until the loop gains an attempt or an iteration, and draws that at once", async () => {
+    const grow = "growing-loop";
+    await db().prisma.loop.create({ data: { id: grow, goal: "g", agentKind: "demo", config: {}, status: "running" } });
+    const at = new Date("2026-11-23T10:00:00Z");
+    const row = (number: number, attempt: number, meanScore: number, costUsd: number, handoff = false) => ({
+      id: `${grow}-${number}-${attempt}`,
+      loopId: grow,
+      number,
+      attempt,
+      status: "succeeded",
+      agentId: "agent",
+      input: "",
+      scores: { tests: { score: meanScore, reason: null } },
+      meanScore,
+      costUsd,
+      handoffTrigger: handoff ? "context" : null,
+      startedAt: at,
+      finishedAt: at,
+    });
+    await db().prisma.iteration.createMany({
+      data: Array.from({ length: 300 }, (_, i) => row(i + 1, 1, 0.5 + ((i * 7) % 10) / 100, 0.01)),
+    });
+    const total = (points: { costUsd: number }[]) => points.reduce((a, p) => a + p.costUsd, 0);
+    const first = await chartSeries(db(), grow, POINTS);
+    expect(first.bucketSize).toBeGreaterThan(1);
+    expect(await chartSeries(db(), grow, POINTS)).toBe(first);
+    clearChartSeriesCache(db());
+    const recomputed = await chartSeries(db(), grow, POINTS);
+    expect(recomputed).not.toBe(first);
+    expect(recomputed).toEqual(first);
+
+    // A second attempt of the last iteration, scoring the loop's lowest: a new minimum and more spend.
+    await db().prisma.iteration.create({ data: row(300, 2, 0.01, 1) });
+    const retried = await chartSeries(db(), grow, POINTS);
+    expect(total(retried.points)).toBeCloseTo(300 * 0.01 + 1, 9);
+    expect(retried.points.at(-1)!.meanScore).toBeCloseTo(0.01, 9);
+    expect(retried.points.at(-1)!.span!.minScore).toBeCloseTo(0.01, 9);
+    // The next iteration, a handoff: the last point and a handoff point at once.
+    await db().prisma.iteration.create({ data: row(301, 1, 0.6, 0.01, true) });
+    const next = await chartSeries(db(), grow, POINTS);
+    expect(next.points.at(-1)!.number).toBe(301);
+    expect(next.points.at(-1)!.handoffTrigger).toBe("context");
+    expect(total(next.points)).toBeCloseTo(301 * 0.01 + 1, 9);
+    clearChartSeriesCache(db());
+    expect(await chartSeries(db(), grow, POINTS)).toEqual(next);
   });
 });

@@ -11,6 +11,12 @@
 // and a plateau (a run of points without a new best) keeps its true width in
 // iterations. Zooming in asks for a window, which is sent at full resolution
 // once it holds no more than `maxPoints` iterations.
+//
+// A downsampled series is kept in process memory (a few recent loops, per
+// database), keyed by what it was drawn from and the scope's last iteration
+// and attempt: iterations are only ever appended after the last, so a series
+// whose key still matches is still true, and a finished or slow loop's page
+// is not downsampled again on every refetch.
 import type { Database } from "../db/client";
 import {
   clipScope,
@@ -24,6 +30,34 @@ import {
 
 // About 0.4 KB a point: 400 keep the whole detail payload well under 200 KB at any length.
 export const SERIES_POINTS = 400;
+// About 130 KB each: a handful of open detail pages stay cached.
+const CACHED_SERIES = 16;
+
+const cache = new WeakMap<Database, Map<string, Promise<ChartSeries>>>();
+
+/** Forgets every cached series of `db` (the bench times uncached calls with it). */
+export function clearChartSeriesCache(db: Database) {
+  cache.delete(db);
+}
+
+/** The cached series for `key`, or `build`'s, kept as the newest entry (least recently used dropped). */
+function cached(db: Database, key: string, build: () => Promise<ChartSeries>): Promise<ChartSeries> {
+  let entries = cache.get(db);
+  if (!entries) cache.set(db, (entries = new Map()));
+  let found = entries.get(key);
+  if (found) entries.delete(key);
+  else {
+    found = build();
+    // A failed read is not remembered.
+    found.catch(() => entries.get(key) === found && entries.delete(key));
+  }
+  entries.set(key, found);
+  for (const oldest of entries.keys()) {
+    if (entries.size <= CACHED_SERIES) break;
+    entries.delete(oldest);
+  }
+  return found;
+}
 
 type Row = Awaited<ReturnType<typeof iterationSeries>>[number];
 type ScoreCell = { score: number; reason: string | null };
@@ -71,11 +105,22 @@ export async function chartSeries(
     const rows = await iterationSeries(db.prisma, inScope);
     return { points: rows.map((r) => ({ ...r, scores: scoreValues(r.scores) })), bucketSize: 1 };
   }
+  const key = JSON.stringify([inScope, maxPoints, range]);
+  return cached(db, key, () => downsampled(db, inScope, maxPoints, range));
+}
+
+/** The series of a scope longer than `maxPoints`: a point per span (see iterationSpans). */
+async function downsampled(
+  db: Database,
+  scope: IterationScope,
+  maxPoints: number,
+  range: { first: number; last: number },
+): Promise<ChartSeries> {
   const bucketSize = Math.ceil((range.last - range.first + 1) / Math.max(1, Math.floor(maxPoints / 3)));
-  const spans = await iterationSpans(db.prisma, inScope, bucketSize, range.first);
+  const spans = await iterationSpans(db.prisma, scope, bucketSize, range.first);
   const rows = await iterationSeriesAt(
     db.prisma,
-    inScope,
+    scope,
     spans.map((s) => s.to),
   );
   // A point shows its iteration's last attempt (the one that scored); its span's sums count every attempt.

@@ -16,6 +16,8 @@ import {
   LoopConfigError,
   loopConfigSchema,
   SNAPSHOT_VERSION,
+  citationsOf,
+  decodeCheckpoint,
   type ControlCommand,
   type LoopConfig,
   type SnapshotCodec,
@@ -25,7 +27,8 @@ import { claimLoop } from "../db/loop-lease.repo";
 import { commitStep } from "../db/loop-steps.repo";
 import { createLoop } from "./loop-create.service";
 import { requestControl } from "./loop-controls.service";
-import { loadCurrentSnapshot } from "./loop-snapshot";
+import { loadCurrentSnapshot, nativeSha256 } from "./loop-snapshot";
+import { citedByCheckpoint } from "../db/checkpoints.repo";
 
 const noScore = { name: "none", score: () => ({ score: 0 }) };
 
@@ -257,7 +260,11 @@ describeEachProvider("controls, exactly once", ({ db }) => {
       reason: null,
     });
     const write = { loopId: id, fence: { owner }, loop: { status: "paused" }, ended: false, events: [], acks: [] };
-    expect(await commitStep(db().prisma, { ...write, release: true })).toEqual({ released: false });
+    // The lease is kept, and the request goes to the next safe point with the commit's answer.
+    expect(await commitStep(db().prisma, { ...write, release: true })).toMatchObject({
+      released: false,
+      pendingControls: [{ id: "late-nudge", kind: "nudge", payload: { message: "late" } }],
+    });
     expect((await loopRow(id)).leaseOwner).toBe(owner);
     const settled = [{ requestId: "late-nudge", outcome: "applied" as const, note: "nudge applied", at: Date.now() }];
     expect(await commitStep(db().prisma, { ...write, acks: settled, release: true })).toEqual({ released: true });
@@ -303,7 +310,15 @@ describeEachProvider("controls, exactly once", ({ db }) => {
       where: { loopId: id, iteration: 3 },
       orderBy: { createdAt: "desc" },
     });
-    const snapshot = JSON.parse(latest.state).snapshot;
+    // The config is a part of the checkpoint (format 2): decode it with what it cites.
+    const stored: unknown = JSON.parse(latest.state);
+    const cited = await citedByCheckpoint(db().prisma, id, citationsOf(stored));
+    const decoded = decodeCheckpoint(
+      stored,
+      { part: (h) => cited.parts.get(h), output: () => cited.output },
+      nativeSha256,
+    );
+    const snapshot = (decoded as { snapshot: { version: number; config: { review?: unknown } } }).snapshot;
     expect(snapshot.version).toBe(SNAPSHOT_VERSION + 1);
     expect(snapshot.config.review).toEqual({ reviewer: "nobody" });
     const rows = await db().prisma.iteration.findMany({ where: { loopId: id }, orderBy: { number: "asc" } });

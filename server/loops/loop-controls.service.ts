@@ -22,7 +22,7 @@ import { notifyEventsWritten } from "../events/event-wakeups";
 import { planControl, type ControlPlan } from "./control-plan";
 import { CONTROL_LABELS, isTerminal } from "./control-rules";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
-import { restoreStoredCheckpoint } from "./loop-snapshot";
+import { readStoredCheckpoint, type StoredSnapshot } from "./loop-snapshot";
 import { checkpointRow, decidedApprovals, eventRows, loopPatch, nextRunAtFor, openApproval } from "./step-rows";
 
 export type { ControlCommand } from "../engine";
@@ -66,7 +66,8 @@ export async function requestControl(
     const target = await controlTarget(svc.db.prisma, loopId);
     if (!target) throw notFound("Loop", loopId);
     const { loop } = target;
-    const snapshot = readSnapshot(target.checkpoint, svc);
+    const stored = await readSnapshot(target.checkpoint, svc);
+    const snapshot = stored?.snapshot ?? null;
     if (command.kind === "update_limits" && snapshot) {
       try {
         applyConfigPatch(snapshot.config, command.patch);
@@ -160,7 +161,7 @@ export async function requestControl(
         };
       }
       case "apply": {
-        if (!(await applyNow(svc, loopId, loop.version, plan, row, now))) continue;
+        if (!(await applyNow(svc, loopId, loop.version, plan, row, now, stored))) continue;
         void notifyEventsWritten(svc.db);
         if (plan.wake) svc.dispatcher.dispatch(loopId);
         const at = nextRunAtFor(plan.decision);
@@ -177,10 +178,10 @@ export async function requestControl(
  * then the request is stored for the runtime, which fails such a loop visibly
  * (and answers the request), rather than refusing an operator's terminate.
  */
-function readSnapshot(row: { state: string; sha256: string } | null, svc: LoopServices) {
+async function readSnapshot(row: { loopId: string; state: string; sha256: string } | null, svc: LoopServices) {
   if (!row) return null;
   try {
-    return restoreStoredCheckpoint(row, svc.engine);
+    return await readStoredCheckpoint(svc.db.prisma, row, svc.engine);
   } catch {
     return null;
   }
@@ -202,9 +203,16 @@ async function applyNow(
     reason: string | null;
   },
   now: number,
+  stored: StoredSnapshot | null,
 ): Promise<boolean> {
   const at = new Date(now);
-  const checkpoint = buildCheckpoint(plan.snapshot, svc.engine);
+  // The output is the restored one, still in the row the stored checkpoint cited.
+  const sameOutput = stored !== null && stored.snapshot.last.output === plan.snapshot.last.output;
+  const checkpoint = checkpointRow(buildCheckpoint(plan.snapshot, svc.engine), {
+    sha256: svc.engine.sha256,
+    outputRow: sameOutput ? stored.outputRow : null,
+    stored: stored?.parts,
+  });
   const actors = new Map([[row.actor, row.actorId]]);
   try {
     await commitStep(svc.db.prisma, {
@@ -212,7 +220,7 @@ async function applyNow(
       fence: { version },
       loop: { ...loopPatch(plan.snapshot, plan.decision, at), status: plan.status },
       ended: isTerminal(plan.status),
-      checkpoint: checkpointRow(checkpoint),
+      checkpoint: checkpoint.row,
       events: eventRows(plan.events, actors),
       acks: [],
       newControls: [{ ...row, status: plan.ack.outcome, result: plan.ack.note }],

@@ -35,7 +35,8 @@ async function insertLoop(
   extra: { forkedFromId?: string; forkedFromIteration?: number; eventType: string; reason: string },
 ) {
   const now = new Date(svc.engine.now());
-  const checkpoint = buildCheckpoint(snapshot, svc.engine);
+  // A new loop (a fork too) stores its whole checkpoint: it has no parts nor iteration rows of its own yet.
+  const checkpoint = checkpointRow(buildCheckpoint(snapshot, svc.engine), { sha256: svc.engine.sha256 }).row;
   const patch = loopPatch(snapshot, { kind: "run" }, now);
   await inTransaction(svc.db.prisma, async (tx) => {
     await insertLoopRow(
@@ -55,7 +56,7 @@ async function insertLoop(
         createdAt: now,
         lastActivityAt: now,
       },
-      checkpointRow(checkpoint),
+      checkpoint,
     );
     await appendEvents(tx, [
       {
@@ -124,7 +125,7 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
   await assertLoopPolicy(svc.db, storedPolicyInput(source.config), acting);
   const row = await checkpointAfterIteration(svc.db.prisma, loopId, iteration);
   if (!row) throw notFound(`Checkpoint after iteration ${iteration} of loop`, loopId);
-  const restored = restoreStoredCheckpoint(row, svc.engine);
+  const restored = await restoreStoredCheckpoint(svc.db.prisma, row, svc.engine);
   // The limits in effect now, operator edits included (they may postdate the forked checkpoint).
   const current = await loadCurrentSnapshot(svc.db.prisma, loopId, svc.engine);
   const config = parseLoopConfig((current ?? restored).config);

@@ -5,12 +5,12 @@
 // awaits the operator. The stored definition leaves only redacted.
 import { buildReport, remainingIterations, forecastBudget } from "../engine";
 import { recentApprovals } from "../db/approvals.repo";
+import { checkpointById } from "../db/loop-steps.repo";
 import type { Database } from "../db/client";
 import { pendingControlRequests } from "../db/controls.repo";
 import { listEvents } from "../db/events.repo";
 import { iterationPage } from "../db/iterations.repo";
 import { chartSeries, SERIES_POINTS } from "./chart-series";
-import { currentCheckpoint } from "../db/loop-steps.repo";
 import { loopById, loopDefinitionById, loopLineageById } from "../db/loops.repo";
 import { notFound } from "../errors";
 import { controlStateOf } from "./control-plan";
@@ -46,14 +46,15 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
   // A fork's charts start with the parent's iterations up to the fork point: its totals already count them.
   const lineage = await forkLineage(db.prisma, loop);
   const [checkpoint, series, pendingControls, approvals, markerEvents, alarms] = await Promise.all([
-    currentCheckpoint(db.prisma, loopId),
+    // The checkpoint the row just read points at: one round trip, not two.
+    loop.checkpointId ? checkpointById(db.prisma, loop.checkpointId) : null,
     chartSeries(db, lineage.segments),
     pendingControlRequests(db.prisma, loopId),
     recentApprovals(db.prisma, loopId, APPROVAL_LIMIT),
     listEvents(db.prisma, loopId, { limit: MARKER_LIMIT, types: MARKER_EVENT_TYPES }),
     currentAlarms(db.prisma, [loop], now),
   ]);
-  const snapshot = checkpoint ? restoreStoredCheckpoint(checkpoint) : null;
+  const snapshot = checkpoint ? await restoreStoredCheckpoint(db.prisma, checkpoint) : null;
   const report = snapshot ? buildReport(snapshot, now) : null;
   const forecast = snapshot
     ? forecastBudget(snapshot.ledger, snapshot.config.budget, remainingIterations(snapshot))

@@ -1,9 +1,18 @@
-// Reading a loop's stored snapshot: the checkpoint row, its seal checked with
+// Reading a loop's stored snapshot: the checkpoint row and what it cites (its
+// parts, the iteration row holding its last output), its seal checked with
 // the native SHA-256, upgraded to the current snapshot version with config
 // defaults re-applied. Every reader (runtime, services, detail page) uses this.
 import { createHash } from "node:crypto";
-import { restoreFromCheckpoint, type LoopSnapshot, type Sha256, type SnapshotCodec } from "../engine";
+import {
+  citationsOf,
+  decodeCheckpoint,
+  restoreFromCheckpoint,
+  type LoopSnapshot,
+  type Sha256,
+  type SnapshotCodec,
+} from "../engine";
 import type { Db } from "../db/client";
+import { citedByCheckpoint } from "../db/checkpoints.repo";
 import { currentCheckpoint } from "../db/loop-steps.repo";
 
 /** The SHA-256 the runtime injects into the engine (about 30 times faster than a pure-JS one). */
@@ -15,12 +24,43 @@ export interface SnapshotReading {
   codec?: SnapshotCodec;
 }
 
-export function restoreStoredCheckpoint(row: { state: string; sha256: string }, reading: SnapshotReading = {}) {
-  return restoreFromCheckpoint(JSON.parse(row.state), {
-    sha256: reading.sha256 ?? nativeSha256,
+export interface StoredSnapshot {
+  snapshot: LoopSnapshot;
+  /** The iteration row the checkpoint cited for the last output, if any: the next checkpoint may cite it too. */
+  outputRow: string | null;
+  /** The parts it cites, which the loop has stored. */
+  parts: Set<string>;
+}
+
+/** A stored checkpoint, restored; throws CheckpointIntegrityError when it cannot be. */
+export async function readStoredCheckpoint(
+  db: Db,
+  row: { loopId: string; state: string; sha256: string },
+  reading: SnapshotReading = {},
+): Promise<StoredSnapshot> {
+  const sha256 = reading.sha256 ?? nativeSha256;
+  const stored: unknown = JSON.parse(row.state);
+  const cites = citationsOf(stored);
+  const cited = await citedByCheckpoint(db, row.loopId, cites);
+  const checkpoint = decodeCheckpoint(
+    stored,
+    { part: (hash) => cited.parts.get(hash), output: (id) => (id === cites.outputRow ? cited.output : undefined) },
+    sha256,
+  );
+  const snapshot = restoreFromCheckpoint(checkpoint, {
+    sha256,
     expectedHash: row.sha256,
     ...(reading.codec ? { codec: reading.codec } : {}),
   });
+  return { snapshot, outputRow: cites.outputRow, parts: new Set(cites.parts) };
+}
+
+export async function restoreStoredCheckpoint(
+  db: Db,
+  row: { loopId: string; state: string; sha256: string },
+  reading: SnapshotReading = {},
+): Promise<LoopSnapshot> {
+  return (await readStoredCheckpoint(db, row, reading)).snapshot;
 }
 
 /** The snapshot the loop row points at, or null before its first checkpoint. */
@@ -30,5 +70,5 @@ export async function loadCurrentSnapshot(
   reading: SnapshotReading = {},
 ): Promise<LoopSnapshot | null> {
   const row = await currentCheckpoint(db, loopId);
-  return row ? restoreStoredCheckpoint(row, reading) : null;
+  return row ? restoreStoredCheckpoint(db, row, reading) : null;
 }

@@ -9,22 +9,51 @@ import {
   type IterationRecord,
   type LoopSnapshot,
   type PreflightDecision,
+  type Sha256,
   type StepDecision,
+  encodeCheckpoint,
 } from "../engine";
+import { scrubText } from "../db/text-scrub";
 import type { CheckpointRow, IterationRow } from "../db/loop-steps.repo";
 import type { NewLoopEvent } from "../db/events.repo";
 
 /** User ids by the actor names engine events carry (the requests' authors), so stored events keep both. */
 export type ActorIds = ReadonlyMap<string, string | null>;
 
-export function checkpointRow(checkpoint: Checkpoint): CheckpointRow {
-  return {
+export interface CheckpointStorage {
+  sha256: Sha256;
+  /** The id of an iteration row of this loop that holds the snapshot's last output (see `outputRowFor`). */
+  outputRow?: string | null;
+  /** Hashes of the parts the loop has stored already. */
+  stored?: ReadonlySet<string>;
+}
+
+/** The row of a checkpoint (format 2) and, in `cites`, every part hash it cites. */
+export function checkpointRow(
+  checkpoint: Checkpoint,
+  storage: CheckpointStorage,
+): { row: CheckpointRow; cites: string[] } {
+  const encoded = encodeCheckpoint(checkpoint, storage);
+  const row = {
     id: checkpoint.id,
     iteration: checkpoint.metadata.iteration,
-    // Any faithful JSON will do: restoring re-canonicalises before checking the hash.
-    state: JSON.stringify(checkpoint),
+    state: encoded.state,
     sha256: checkpoint.hash,
   };
+  return { row: { ...row, parts: encoded.parts }, cites: encoded.cites };
+}
+
+/**
+ * The iteration row a checkpoint may cite for its last output: the record's
+ * own row, when it holds the output exactly as the snapshot does (the
+ * database scrubs NULs and lone surrogates out of what it stores).
+ */
+export function outputRowFor(record: IterationRecord, snapshot: LoopSnapshot): string | null {
+  const row = iterationRow(record);
+  const output = snapshot.last.output;
+  return row.output === output && snapshot.last.agentId === record.agentId && scrubText(output) === output
+    ? row.id
+    : null;
 }
 
 export function eventRows(events: readonly EngineEvent[], actorIds: ActorIds = new Map()): NewLoopEvent[] {
@@ -176,6 +205,64 @@ export function loopPatch(snapshot: LoopSnapshot, decision: StepDecision | Prefl
     nextRunAt: nextRunAtFor(decision),
     ...(snapshot.halt ? { finishedAt: now } : {}),
   };
+}
+
+/**
+ * What a loop page needs to show an ended iteration without refetching the
+ * loop: the loop's counters after it (absolute, so a replayed event changes
+ * nothing) and its chart point (the series' shape at full resolution).
+ * Carried on the stored iteration_finished event.
+ */
+export function iterationSummary(
+  loopId: string,
+  patch: ReturnType<typeof loopPatch>,
+  iteration: { record: IterationRecord; row: IterationRow; attempt: number },
+) {
+  // The point as the series reads the stored row back (a db test holds them equal).
+  const { record, row, attempt } = iteration;
+  return {
+    loop: {
+      iteration: patch.iteration,
+      costUsd: patch.costUsd,
+      tokensIn: patch.tokensIn,
+      tokensOut: patch.tokensOut,
+      tokensCache: patch.tokensCache,
+      bestScore: patch.bestScore,
+      lastScore: patch.lastScore,
+      health: patch.health,
+      lastActivityAt: patch.lastActivityAt.getTime(),
+    },
+    point: {
+      loopId,
+      number: record.number,
+      attempt,
+      status: record.status,
+      scores: { ...record.scores },
+      meanScore: record.meanScore,
+      costUsd: row.costUsd,
+      tokensIn: row.tokensIn,
+      tokensOut: row.tokensOut,
+      tokensCache: row.tokensCache,
+      durationMs: row.durationMs,
+      health: row.health,
+      handoffTrigger: row.handoffTrigger,
+      claimedDone: row.claimedDone,
+      claimMismatch: row.claimMismatch,
+      evidenceComplete: row.evidenceComplete,
+      finishedAt: record.finishedAt,
+    },
+  };
+}
+
+/** The step's iteration_finished row, with the summary the page patches itself from. */
+export function withIterationSummary(
+  rows: NewLoopEvent[],
+  summary: ReturnType<typeof iterationSummary> | undefined,
+): NewLoopEvent[] {
+  if (!summary) return rows;
+  return rows.map((r) =>
+    r.type === "iteration_finished" ? { ...r, payload: { ...(r.payload as object), summary } } : r,
+  );
 }
 
 /** A stored request as the engine applies it; null when its kind or payload is not one the engine knows. */

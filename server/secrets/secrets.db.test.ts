@@ -167,6 +167,7 @@ describeEachProvider("secrets at rest", ({ db }) => {
         await db().prisma.iteration.findMany({ where: { loopId } }),
         await db().prisma.loopEvent.findMany({ where: { loopId } }),
         await db().prisma.checkpoint.findMany({ where: { loopId } }),
+        await db().prisma.checkpointPart.findMany({ where: { loopId } }),
         await db().prisma.loop.findMany({ where: { id: loopId } }),
       ];
       for (const text of [...responses, ...stored].map((r) => JSON.stringify(r))) expect(text).not.toContain(SECRET);

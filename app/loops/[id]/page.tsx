@@ -1,4 +1,5 @@
 import { LoopDetailView } from "@/components/loop-detail/loop-detail-view";
+import { ITERATION_PAGE } from "@/components/loop-detail/iterations/iteration-page";
 import { Toaster } from "@/components/ui/toast";
 import { HydrateClient, prefetch, serverCaller, trpc } from "@/lib/trpc/server";
 export const dynamic = "force-dynamic";
@@ -18,7 +19,11 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export default async function LoopPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
+  // Everything the first screen shows, in the same response: the browser would otherwise ask for
+  // the user and the first iterations only after hydrating, then render the timeline a second time.
   prefetch(trpc.loops.byId.queryOptions({ id }));
+  prefetch(trpc.loops.iterations.queryOptions({ id, limit: ITERATION_PAGE }));
+  prefetch(trpc.auth.me.queryOptions());
   return (
     <HydrateClient>
       <LoopDetailView id={id} />

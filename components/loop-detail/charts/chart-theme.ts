@@ -41,3 +41,6 @@ export const TOOLTIP = {
   contentStyle: { borderRadius: 8, border: "1px solid #cbd5e1", fontSize: 12, color: "#0f172a" },
   labelFormatter: (label: unknown) => `Iteration ${String(label)}`,
 };
+/** The score chart's plateau spans and regression dots (drawn, and named in its notes). */
+export const PLATEAU = "#d97706";
+export const REGRESSION = "#e11d48";

@@ -3,17 +3,7 @@
 // headroom right of the last iteration (its end value said in words), and
 // the budget as a line when it is near, or named at the top edge when it is
 // far above ("budget $20 ↑ off scale"), so $0.10 of spend stays readable.
-import {
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import dynamic from "next/dynamic";
 import { memo, useMemo } from "react";
 import { costScale, type IterationWindow } from "@/lib/charts/chart-window";
 import { prepareCostChart, type CostForecastInput } from "@/lib/charts/cost-chart";
@@ -21,8 +11,11 @@ import { handoffIterations } from "@/lib/charts/score-chart";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
 import { formatUsd } from "@/components/loops/format";
 import { costSummary, costTable } from "./chart-summaries";
-import { AXIS, BUDGET, FORECAST, GRID, HANDOFF, LEGEND, MEAN, TOOLTIP } from "./chart-theme";
+import { BUDGET, FORECAST } from "./chart-theme";
 import { ChartFrame } from "./chart-frame";
+
+// Recharts loads with the drawing, once the chart is drawn (see chart-frame.tsx).
+const CostChartDrawing = dynamic(() => import("./cost-chart-drawing"), { ssr: false });
 
 export const CostChart = memo(function CostChart({
   series,
@@ -73,83 +66,13 @@ export const CostChart = memo(function CostChart({
         )
       }
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={chart.rows} margin={{ top: 8, right: 12, bottom: 0, left: -4 }} accessibilityLayer={false}>
-          <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
-          <XAxis
-            dataKey="iteration"
-            type="number"
-            domain={xRange.domain}
-            allowDataOverflow
-            allowDecimals={false}
-            ticks={xRange.ticks}
-            tick={AXIS}
-          />
-          <YAxis
-            domain={[0, scale.top]}
-            allowDataOverflow
-            tick={AXIS}
-            tickFormatter={(v: number) => formatUsd(v)}
-            width={60}
-          />
-          <Tooltip {...TOOLTIP} formatter={(v) => (typeof v === "number" ? formatUsd(v) : String(v))} />
-          <Legend {...LEGEND} />
-          <Line
-            type="linear"
-            dataKey="cost"
-            name="spent"
-            stroke={MEAN}
-            strokeWidth={2}
-            dot={{ r: 2 }}
-            connectNulls={false}
-            isAnimationActive={false}
-          />
-          <Line
-            type="linear"
-            dataKey="forecast"
-            name="forecast"
-            stroke={FORECAST}
-            strokeOpacity={0.55}
-            strokeWidth={1.5}
-            strokeDasharray="4 4"
-            dot={false}
-            connectNulls
-            isAnimationActive={false}
-          />
-          {scale.budgetLine !== null && (
-            <ReferenceLine
-              y={scale.budgetLine}
-              stroke={BUDGET}
-              strokeDasharray="6 3"
-              label={{
-                value: `budget ${formatUsd(scale.budgetLine)}`,
-                position: "insideTopLeft",
-                fontSize: 11,
-                fill: BUDGET,
-              }}
-            />
-          )}
-          {scale.offScaleLabel && (
-            <ReferenceLine
-              y={scale.top}
-              stroke={BUDGET}
-              strokeOpacity={0.4}
-              strokeDasharray="2 4"
-              label={{ value: scale.offScaleLabel, position: "insideTopRight", fontSize: 11, fill: BUDGET }}
-            />
-          )}
-          {exhaustedOnChart !== null && (
-            <ReferenceLine
-              x={exhaustedOnChart}
-              stroke={BUDGET}
-              label={{ value: "budget out", position: "top", fontSize: 11, fill: BUDGET }}
-            />
-          )}
-          {handoffs.map((h) => (
-            <ReferenceLine key={h} x={h + 0.5} stroke={HANDOFF} strokeDasharray="2 3" />
-          ))}
-        </ComposedChart>
-      </ResponsiveContainer>
+      <CostChartDrawing
+        rows={chart.rows}
+        xRange={xRange}
+        scale={scale}
+        exhaustedOnChart={exhaustedOnChart}
+        handoffs={handoffs}
+      />
     </ChartFrame>
   );
 });

@@ -27,7 +27,11 @@ export function IterationActions({
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const router = useRouter();
-  const loop = useQuery(trpc.loops.byId.queryOptions({ id: loopId }));
+  // Only what the buttons show: an open row is not redrawn by each refresh of the loop.
+  const loop = useQuery({
+    ...trpc.loops.byId.queryOptions({ id: loopId }),
+    select: (d) => ({ forkAllowed: d.availability.fork.allowed, status: d.loop.status }),
+  });
   const [rollingBack, setRollingBack] = useState(false);
   const [reason, setReason] = useState("");
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.loops.pathKey() });
@@ -54,8 +58,8 @@ export function IterationActions({
     onError: (e) => toast(errorMessage(e), "error"),
   });
   const data = loop.data;
-  if (!data || !data.availability.fork.allowed) return null;
-  const idle = IDLE.has(data.loop.status);
+  if (!data || !data.forkAllowed) return null;
+  const idle = IDLE.has(data.status);
   const why = !hasSnapshot
     ? "this iteration has no workspace snapshot"
     : idle

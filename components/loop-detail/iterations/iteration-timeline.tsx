@@ -18,8 +18,9 @@ import { BadgeLegend } from "./iteration-outcome";
 import { PatchDownload } from "./patch-download";
 import { WorktreeRemove } from "./worktree-remove";
 import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
+import { ITERATION_PAGE } from "./iteration-page";
 
-export const ITERATION_PAGE = 20;
+export { ITERATION_PAGE };
 /** Above this many loaded rows, only those near the viewport are mounted. */
 export const WINDOW_AFTER = 60;
 

@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import { foldAlarmRaised, foldIterationFinished, iterationSummaryOf, type LoopDetail } from "./loop-detail-fold";
+
+const point = (number: number, attempt = 1) => ({
+  loopId: "L",
+  number,
+  attempt,
+  status: "ok",
+  scores: { tests: 0.5 },
+  meanScore: 0.5,
+  costUsd: 0.01,
+  tokensIn: 10,
+  tokensOut: 5,
+  tokensCache: 0,
+  durationMs: 2000,
+  health: "healthy",
+  handoffTrigger: null,
+  claimedDone: false,
+  claimMismatch: false,
+  evidenceComplete: false,
+  finishedAt: 1_000 * number,
+});
+
+function detail(iterations: number, bucketSize = 1): LoopDetail {
+  const series = Array.from({ length: iterations }, (_, i) => ({
+    ...point(i + 1),
+    finishedAt: new Date(1_000 * (i + 1)),
+  }));
+  return {
+    loop: {
+      iteration: iterations,
+      costUsd: 0.01 * iterations,
+      tokensIn: 10 * iterations,
+      tokensOut: 5 * iterations,
+      tokensCache: 0,
+      bestScore: 0.5,
+      lastScore: 0.5,
+      health: "healthy",
+      status: "running",
+      lastActivityAt: new Date(1_000 * iterations),
+    },
+    series,
+    seriesBucketSize: bucketSize,
+    forecast: { untouched: true },
+  } as unknown as LoopDetail;
+}
+
+const finished = (n: number, over: { attempt?: number; loop?: object } = {}) => ({
+  id: 100 + n,
+  type: "iteration_finished",
+  payload: {
+    iteration: n,
+    status: "ok",
+    summary: {
+      loop: {
+        iteration: n,
+        costUsd: 0.01 * n + 0.002,
+        tokensIn: 10 * n,
+        tokensOut: 5 * n,
+        tokensCache: 0,
+        bestScore: 0.9,
+        lastScore: 0.9,
+        health: "degraded",
+        lastActivityAt: 1_000 * n + 5,
+        ...over.loop,
+      },
+      point: { ...point(n, over.attempt), meanScore: 0.9 },
+    },
+  },
+});
+
+describe("foldIterationFinished", () => {
+  it("moves the loop's counters and series to the next iteration", () => {
+    const old = detail(3);
+    const fold = foldIterationFinished(old, finished(4));
+    expect(fold.kind).toBe("patched");
+    if (fold.kind !== "patched") return;
+    expect(fold.detail.loop).toMatchObject({
+      iteration: 4,
+      costUsd: 0.042,
+      bestScore: 0.9,
+      lastScore: 0.9,
+      health: "degraded",
+      status: "running",
+    });
+    expect(fold.detail.loop.lastActivityAt).toEqual(new Date(4005));
+    expect(fold.detail.series.map((p) => p.number)).toEqual([1, 2, 3, 4]);
+    expect(fold.detail.series.at(-1)!.finishedAt).toEqual(new Date(4000));
+    // What the event does not carry is left for the throttled refetch, untouched.
+    expect(fold.detail.forecast).toBe(old.forecast);
+    // The old cache is not mutated (React Query compares by identity).
+    expect(old.series).toHaveLength(3);
+    expect(old.loop.iteration).toBe(3);
+  });
+
+  it("treats a replayed event as seen, so it cannot double-count or go back", () => {
+    let cache = detail(3);
+    const four = finished(4);
+    const first = foldIterationFinished(cache, four);
+    if (first.kind !== "patched") throw new Error("expected a patch");
+    cache = first.detail;
+    expect(foldIterationFinished(cache, four)).toEqual({ kind: "seen" });
+    expect(foldIterationFinished(cache, finished(2))).toEqual({ kind: "seen" });
+    expect(cache.loop.costUsd).toBe(0.042);
+    expect(cache.series).toHaveLength(4);
+  });
+
+  it("asks for a refetch on a gap instead of skipping an iteration", () => {
+    expect(foldIterationFinished(detail(3), finished(5))).toEqual({ kind: "refetch" });
+  });
+
+  it("asks for a refetch when the series misses an iteration the counter says it has", () => {
+    const old = detail(3);
+    const shorter = { ...old, series: old.series.slice(0, 2) };
+    expect(foldIterationFinished(shorter, finished(3))).toEqual({ kind: "refetch" });
+  });
+
+  it("patches an iteration whose first attempt never committed (its point is attempt 2)", () => {
+    const fold = foldIterationFinished(detail(3), finished(4, { attempt: 2 }));
+    if (fold.kind !== "patched") throw new Error("expected a patch");
+    expect(fold.detail.series.at(-1)).toMatchObject({ number: 4, attempt: 2 });
+  });
+
+  it("leaves a downsampled series to the refetch but still moves the counters", () => {
+    const old = detail(3, 5);
+    const fold = foldIterationFinished(old, finished(4));
+    if (fold.kind !== "patched") throw new Error("expected a patch");
+    expect(fold.detail.series).toBe(old.series);
+    expect(fold.detail.loop.iteration).toBe(4);
+  });
+
+  it("refetches for events without a summary, malformed ones, other types and an empty cache", () => {
+    const bare = { type: "iteration_finished", payload: { iteration: 4, status: "ok" } };
+    expect(foldIterationFinished(detail(3), bare)).toEqual({ kind: "refetch" });
+    expect(foldIterationFinished(detail(3), finished(4, { loop: { costUsd: "1" } }))).toEqual({ kind: "refetch" });
+    expect(foldIterationFinished(detail(3), { ...finished(4), type: "checkpoint_created" })).toEqual({
+      kind: "refetch",
+    });
+    expect(foldIterationFinished(undefined, finished(4))).toEqual({ kind: "refetch" });
+    const queued = detail(3);
+    expect(foldIterationFinished({ ...queued, loop: { ...queued.loop, status: "queued" } }, finished(4))).toEqual({
+      kind: "refetch",
+    });
+    expect(iterationSummaryOf(null)).toBeNull();
+  });
+});
+
+describe("foldAlarmRaised", () => {
+  const raised = (payload: object) => ({ type: "alarm_raised", payload });
+  const runaway = {
+    alarm: "runaway",
+    title: "Runaway",
+    detail: "7 iterations in the last 60 s (limit 5)",
+    action: "pause",
+  };
+
+  it("shows the raised alarm at once, replacing an older one of its kind", () => {
+    const old = { ...detail(3), alarms: [{ kind: "runaway", title: "Runaway", detail: "old", action: "alert" }] };
+    const next = foldAlarmRaised(old as LoopDetail, raised(runaway));
+    expect(next!.alarms).toEqual([{ kind: "runaway", title: "Runaway", detail: runaway.detail, action: "pause" }]);
+    expect(old.alarms[0]!.detail).toBe("old");
+  });
+
+  it("leaves the cache alone for malformed or unknown alarms", () => {
+    const old = { ...detail(3), alarms: [] } as unknown as LoopDetail;
+    expect(foldAlarmRaised(old, raised({ ...runaway, alarm: "meteor" }))).toBe(old);
+    expect(foldAlarmRaised(old, raised({ alarm: "runaway", detail: "x", action: "pause" }))).toBe(old);
+    expect(foldAlarmRaised(old, raised({ ...runaway, action: "explode" }))).toBe(old);
+    expect(foldAlarmRaised(undefined, raised(runaway))).toBeUndefined();
+  });
+});

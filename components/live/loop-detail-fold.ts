@@ -1,0 +1,109 @@
+// The loop page's cache of `loops.byId`, moved forward by an iteration_finished
+// event instead of a refetch: the event carries the loop's counters after the
+// iteration (absolute values) and the iteration's chart point. The fold only
+// patches when the event is the next iteration the cache has not seen; a
+// replayed event changes nothing, and a gap (an event missed, the cache older
+// than the stream) asks for a refetch instead of guessing.
+import type { RouterOutputs } from "@/components/shared/api-types";
+
+export type LoopDetail = RouterOutputs["loops"]["byId"];
+type Point = LoopDetail["series"][number];
+
+export type LoopFold =
+  /** The cache, moved forward by the event. */
+  | { kind: "patched"; detail: LoopDetail }
+  /** The cache already shows what the event says (a replay, or a refetch that overtook it). */
+  | { kind: "seen" }
+  /** The event cannot be applied safely: refetch. */
+  | { kind: "refetch" };
+
+interface Summary {
+  loop: {
+    iteration: number;
+    costUsd: number;
+    tokensIn: number;
+    tokensOut: number;
+    tokensCache: number;
+    bestScore: number | null;
+    lastScore: number | null;
+    health: string;
+    lastActivityAt: number;
+  };
+  point: Omit<Point, "finishedAt" | "span"> & { finishedAt: number };
+}
+
+const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const isNumOrNull = (v: unknown) => v === null || isNum(v);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/** The summary on a stored iteration_finished event, or null when it lacks one or it is malformed. */
+export function iterationSummaryOf(payload: unknown): Summary | null {
+  const summary = isObj(payload) ? payload.summary : undefined;
+  if (!isObj(summary) || !isObj(summary.loop) || !isObj(summary.point)) return null;
+  const { loop, point } = summary;
+  const counters = ["iteration", "costUsd", "tokensIn", "tokensOut", "tokensCache", "lastActivityAt"] as const;
+  if (!counters.every((k) => isNum(loop[k])) || !isNumOrNull(loop.bestScore) || !isNumOrNull(loop.lastScore))
+    return null;
+  if (typeof loop.health !== "string") return null;
+  if (!isNum(point.number) || !isNum(point.attempt) || !isNum(point.finishedAt) || !isObj(point.scores)) return null;
+  if (typeof point.loopId !== "string" || typeof point.status !== "string") return null;
+  return summary as unknown as Summary;
+}
+
+export function foldIterationFinished(
+  old: LoopDetail | undefined,
+  event: { type: string; payload: unknown },
+): LoopFold {
+  if (event.type !== "iteration_finished") return { kind: "refetch" };
+  const summary = iterationSummaryOf(event.payload);
+  // A loop the page does not show running (queued, waiting) may have changed more than the event says.
+  if (!old || !summary || old.loop.status !== "running") return { kind: "refetch" };
+  const { loop, point } = summary;
+  const known = old.series.some((p) => p.number === point.number && p.attempt === point.attempt);
+  const full = old.seriesBucketSize === 1;
+  if (known || (loop.iteration <= old.loop.iteration && !full)) return { kind: "seen" };
+  // Only the very next iteration: anything else means the cache missed something.
+  if (loop.iteration !== old.loop.iteration + 1) return { kind: "refetch" };
+  const last = old.series.at(-1);
+  if (full && last && last.number >= point.number) return { kind: "refetch" };
+  return {
+    kind: "patched",
+    detail: {
+      ...old,
+      loop: {
+        ...old.loop,
+        iteration: loop.iteration,
+        costUsd: loop.costUsd,
+        tokensIn: loop.tokensIn,
+        tokensOut: loop.tokensOut,
+        tokensCache: loop.tokensCache,
+        bestScore: loop.bestScore,
+        lastScore: loop.lastScore,
+        health: loop.health,
+        lastActivityAt: new Date(loop.lastActivityAt),
+      },
+      // A downsampled series gains its points from the throttled refetch (its buckets are the server's).
+      series: full ? [...old.series, { ...point, finishedAt: new Date(point.finishedAt) }] : old.series,
+    },
+  };
+}
+
+const ALARM_KINDS = new Set(["runaway", "silent", "spend_rate", "attention"]);
+
+/**
+ * An alarm_raised event shown at once: a runaway with `action: "pause"` is
+ * paused at the loop's next safe point, and the page's throttled refetch
+ * would never see the alarm in between. The refetch that follows corrects it.
+ */
+export function foldAlarmRaised(
+  old: LoopDetail | undefined,
+  event: { type: string; payload: unknown },
+): LoopDetail | undefined {
+  const p = event.payload;
+  if (!old || event.type !== "alarm_raised" || !isObj(p)) return old;
+  const { alarm, title, detail, action } = p;
+  if (typeof alarm !== "string" || !ALARM_KINDS.has(alarm) || typeof title !== "string") return old;
+  if (typeof detail !== "string" || (action !== "alert" && action !== "pause")) return old;
+  const raised = { kind: alarm as LoopDetail["alarms"][number]["kind"], title, detail, action } as const;
+  return { ...old, alarms: [...old.alarms.filter((a) => a.kind !== raised.kind), raised] };
+}
