@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import localFont from "next/font/local";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/layout/app-nav";
@@ -20,6 +21,17 @@ export const metadata: Metadata = {
   },
 };
 
+// Inter's Latin subset, preloaded with a metric-matched fallback: before this, the font
+// swapped in after the first paint and re-wrapped the phone header (a 0.06 layout shift).
+// Other scripts still come from @fontsource-variable/inter (globals.css) when a page uses them.
+const inter = localFont({
+  src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+  weight: "100 900",
+  display: "swap",
+  variable: "--font-inter-latin",
+  adjustFontFallback: "Arial",
+});
+
 // Applies the saved theme before first paint, so dark mode never flashes light.
 const themeScript = `try{var t=localStorage.getItem("theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
 
@@ -29,7 +41,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const nonce = (await headers()).get("x-nonce") ?? undefined;
   const user = await (await serverCaller()).auth.me();
   return (
-    <html lang="en" suppressHydrationWarning>
+    <html lang="en" className={inter.variable} suppressHydrationWarning>
       <head>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>

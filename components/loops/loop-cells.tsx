@@ -38,7 +38,8 @@ export function GoalCell({ loop }: { loop: LoopSummary }) {
   );
 }
 
-export function StatusCell({ loop }: { loop: LoopSummary }) {
+/** `running={false}`: the caller shows the running line elsewhere (the phone cards give it a row). */
+export function StatusCell({ loop, running = true }: { loop: LoopSummary; running?: boolean }) {
   const status = statusDisplay(loop.displayStatus);
   const stop = stopTypeLabel(loop.stopType);
   const resumes = loop.displayStatus === "waiting_for_limit";
@@ -47,7 +48,7 @@ export function StatusCell({ loop }: { loop: LoopSummary }) {
       <Badge tone={status.tone} dot={loop.displayStatus === "running"}>
         {status.label}
       </Badge>
-      <RunningLine loop={loop} />
+      {running && <RunningLine loop={loop} />}
       {resumes && (
         <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="limit-resumes">
           <NowText>{(now) => limitResumeText(loop.nextRunAt, now.getTime())}</NowText>

@@ -4,6 +4,7 @@
 import type { LoopSummary } from "@/components/shared/api-types";
 import { Table, Td, Th } from "@/components/ui/table";
 import { CostCell, GoalCell, HealthBadge, LoopAlarms, RelativeTime, ScoreCell, StatusCell } from "./loop-cells";
+import { RunningLine } from "./running-line";
 import { SandboxOffBadge } from "./sandbox-badge";
 
 export function LoopTable({ items }: { items: LoopSummary[] }) {
@@ -77,8 +78,10 @@ export function LoopCards({ items }: { items: LoopSummary[] }) {
         >
           <div className="flex items-start justify-between gap-3">
             <GoalCell loop={loop} />
-            <StatusCell loop={loop} />
+            <StatusCell loop={loop} running={false} />
           </div>
+          {/* A row of its own: inside the status column its changing width re-wrapped the goal. */}
+          <RunningLine loop={loop} className="mt-1 block truncate" />
           <LoopAlarms loop={loop} />
           <SandboxOffBadge parts={loop.unsandboxed} />
           <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
