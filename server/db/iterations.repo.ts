@@ -138,19 +138,13 @@ export async function iterationSpans(
   size: number,
   first: number,
 ): Promise<IterationSpan[]> {
-  const segments = segmentsOf(scope);
-  if (segments.length === 0) return [];
-  const inScope = Prisma.join(
-    segments.map(
-      (s) => Prisma.sql`("loopId" = ${s.loopId} AND "number" > ${s.after} AND "number" <= ${s.upTo ?? NO_UPPER_BOUND})`,
-    ),
-    " OR ",
-  );
+  const inScope = scopeSql(scope);
+  if (!inScope) return [];
   // SQLite binds a JS number as REAL: the casts keep the run index an integer division.
   // `picks`: each run's kept numbers (k1 lowest score, k2 highest, k3 first handoff; equal ones repeat).
   // A row's span is the count of kept numbers before it: `prior` (all earlier runs') plus those of its
   // own run below it, so rows past a run's last kept number join the next run's first span.
-  const rows = await db.$queryRaw<Record<keyof IterationSpan, number | bigint | null>[]>`
+  const rows = await db.$queryRaw<SpanRow[]>`
     WITH base AS (
       SELECT "number" AS n, "status" AS st, "meanScore" AS m, "handoffTrigger" AS h,
         "costUsd" AS c, "tokensIn" AS ti, "tokensOut" AS tt, "tokensCache" AS tc,
@@ -203,20 +197,62 @@ export async function iterationSpans(
     FROM spanned
     GROUP BY span
     ORDER BY MIN(n)`;
-  const num = (v: number | bigint | null) => (v === null ? null : Number(v));
-  return rows.map((r) => ({
-    from: num(r.from)!,
-    to: num(r.to)!,
-    attempts: num(r.attempts)!,
-    costUsd: num(r.costUsd)!,
-    tokensIn: num(r.tokensIn)!,
-    tokensOut: num(r.tokensOut)!,
-    tokensCache: num(r.tokensCache)!,
-    minScore: num(r.minScore),
-    maxScore: num(r.maxScore),
-    failures: num(r.failures)!,
-    handoffs: num(r.handoffs)!,
-  }));
+  return rows.map(spanOf);
+}
+
+/**
+ * Every row in scope summed as one span (null when it holds none): the same
+ * sums and extremes as a span of iterationSpans, by one index range seek. The
+ * incremental series (chart-series.ts) keeps the rows after a completed run's
+ * last kept iteration this way, to join them to the next run's first span.
+ */
+export async function iterationSum(db: Db, scope: IterationScope): Promise<IterationSpan | null> {
+  const inScope = scopeSql(scope);
+  if (!inScope) return null;
+  const [row] = await db.$queryRaw<SpanRow[]>`
+    SELECT
+      MIN("number") AS "from",
+      MAX("number") AS "to",
+      CAST(COUNT(*) AS INTEGER) AS "attempts",
+      CAST(COALESCE(SUM("costUsd"), 0) AS DOUBLE PRECISION) AS "costUsd",
+      CAST(COALESCE(SUM("tokensIn"), 0) AS DOUBLE PRECISION) AS "tokensIn",
+      CAST(COALESCE(SUM("tokensOut"), 0) AS DOUBLE PRECISION) AS "tokensOut",
+      CAST(COALESCE(SUM("tokensCache"), 0) AS DOUBLE PRECISION) AS "tokensCache",
+      MIN("meanScore") AS "minScore",
+      MAX("meanScore") AS "maxScore",
+      CAST(COALESCE(SUM(CASE WHEN "status" <> 'succeeded' THEN 1 ELSE 0 END), 0) AS INTEGER) AS "failures",
+      CAST(COALESCE(SUM(CASE WHEN "handoffTrigger" IS NOT NULL THEN 1 ELSE 0 END), 0) AS INTEGER) AS "handoffs"
+    FROM "Iteration" WHERE ${inScope}`;
+  return row && row.from !== null ? spanOf(row) : null;
+}
+
+type SpanRow = Record<keyof IterationSpan, number | bigint | null>;
+
+const num = (v: number | bigint | null) => (v === null ? null : Number(v));
+const spanOf = (r: SpanRow): IterationSpan => ({
+  from: num(r.from)!,
+  to: num(r.to)!,
+  attempts: num(r.attempts)!,
+  costUsd: num(r.costUsd)!,
+  tokensIn: num(r.tokensIn)!,
+  tokensOut: num(r.tokensOut)!,
+  tokensCache: num(r.tokensCache)!,
+  minScore: num(r.minScore),
+  maxScore: num(r.maxScore),
+  failures: num(r.failures)!,
+  handoffs: num(r.handoffs)!,
+});
+
+/** A scope as a raw SQL condition, or null when it holds no segment. */
+function scopeSql(scope: IterationScope) {
+  const segments = segmentsOf(scope);
+  if (segments.length === 0) return null;
+  return Prisma.join(
+    segments.map(
+      (s) => Prisma.sql`("loopId" = ${s.loopId} AND "number" > ${s.after} AND "number" <= ${s.upTo ?? NO_UPPER_BOUND})`,
+    ),
+    " OR ",
+  );
 }
 
 /**

@@ -5,7 +5,8 @@
 import { beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { scoreMarkers } from "../../lib/charts/score-markers";
-import { chartSeries, clearChartSeriesCache } from "./chart-series";
+import type { Database } from "../db/client";
+import { cachedChartSeriesCount, chartSeries, clearChartSeriesCache } from "./chart-series";
 
 const N = 1_234;
 const POINTS = 100;
@@ -221,7 +222,102 @@ describeEachProvider("chart series", ({ db }) => {
     expect(next.points.at(-1)!.number).toBe(301);
     expect(next.points.at(-1)!.handoffTrigger).toBe("context");
     expect(total(next.points)).toBeCloseTo(301 * 0.01 + 1, 9);
+    // Downsampled whole again: the same series (a span's spend summed in another order: up to float rounding).
     clearChartSeriesCache(db());
-    expect(await chartSeries(db(), grow, POINTS)).toEqual(next);
+    const whole = await chartSeries(db(), grow, POINTS);
+    const strip = (points: typeof whole.points) => points.map(({ costUsd: _c, ...p }) => p);
+    expect(strip(whole.points)).toEqual(strip(next.points));
+    whole.points.forEach((p, i) => expect(p.costUsd).toBeCloseTo(next.points[i]!.costUsd, 12));
+  });
+
+  it("extends a growing loop's series incrementally, equal to downsampling it whole after every append", async () => {
+    const loop = "appending-loop";
+    const forked = "appending-fork";
+    for (const id of [loop, forked])
+      await db().prisma.loop.create({ data: { id, goal: "g", agentKind: "demo", config: {}, status: "running" } });
+    const at = new Date("2026-11-23T10:00:00Z");
+    // Rising with noise, a plateau (one score repeated, ties on every run's extremes), regressions (deep
+    // single dips), failed and interrupted attempts (no score), and a handoff every 17th iteration.
+    const scoreOf = (n: number, attempt: number) =>
+      attempt > 1 && n % 3 === 0
+        ? 0.05
+        : n % 41 === 0
+          ? 0.1
+          : n >= 90 && n < 160
+            ? 0.6
+            : Math.min(0.95, 0.2 + n / 400 + ((n * 53) % 7) / 100);
+    const row = (id: string, n: number, attempt: number, interrupted = false) => ({
+      id: `${id}-${n}-${attempt}`,
+      loopId: id,
+      number: n,
+      attempt,
+      status: interrupted ? "interrupted" : n % 5 === 0 ? "failed" : "succeeded",
+      agentId: "agent",
+      input: "",
+      scores: { tests: { score: scoreOf(n, attempt), reason: null } },
+      meanScore: interrupted ? null : scoreOf(n, attempt),
+      costUsd: 0.001 * (1 + ((n * 13 + attempt) % 9)),
+      tokensIn: 100 + (n % 17),
+      tokensOut: 10 + attempt,
+      handoffTrigger: n % 17 === 0 ? "context" : null,
+      startedAt: at,
+      finishedAt: at,
+    });
+    const POINTS_SMALL = 30; // runs of n/10: the run length changes every ten iterations or so at first
+    // The parent holds 1..FORK and the fork the rest, as a fork's lineage reads them.
+    const FORK = 40;
+    await db().prisma.iteration.createMany({ data: Array.from({ length: 45 }, (_, i) => row(loop, i + 1, 1)) });
+    await db().prisma.iteration.createMany({
+      data: Array.from({ length: 45 - FORK }, (_, i) => row(forked, FORK + i + 1, 1)),
+    });
+    const lineage = [
+      { loopId: loop, after: 0, upTo: FORK },
+      { loopId: forked, after: FORK, upTo: null },
+    ];
+    const fresh = () => Object.create(db()) as Database; // a handle of its own: an empty series cache
+    const strip = (points: { costUsd: number }[]) => points.map(({ costUsd: _c, ...p }) => p);
+    let last = 45;
+    let attempt = 1;
+    let extended = 0;
+    let previous = await chartSeries(db(), loop, POINTS_SMALL);
+    let previousFork = await chartSeries(db(), lineage, POINTS_SMALL);
+    for (let step = 0; step < 120; step++) {
+      // Mostly the next iteration; every 4th step another attempt of the last (interrupted, then a re-run
+      // that may score the run's new lowest); every 9th a batch of 6 at once, across a run boundary.
+      const appended =
+        step % 4 === 3
+          ? [{ n: last, attempt: ++attempt, interrupted: attempt === 2 }]
+          : Array.from({ length: step % 9 === 8 ? 6 : 1 }, () => ({
+              n: ++last,
+              attempt: (attempt = 1),
+              interrupted: false,
+            }));
+      // Every appended number is past the fork point: the parent (a loop of its own here) and the fork gain it.
+      for (const id of [loop, forked])
+        await db().prisma.iteration.createMany({ data: appended.map((a) => row(id, a.n, a.attempt, a.interrupted)) });
+      const incremental = await chartSeries(db(), loop, POINTS_SMALL);
+      const whole = await chartSeries(fresh(), loop, POINTS_SMALL);
+      expect(incremental).not.toBe(previous);
+      expect(incremental.bucketSize).toBe(whole.bucketSize);
+      expect(strip(incremental.points)).toEqual(strip(whole.points));
+      incremental.points.forEach((p, i) => expect(p.costUsd).toBeCloseTo(whole.points[i]!.costUsd, 12));
+      // The same points objects at the start: the series was extended, not downsampled again.
+      if (incremental.points[0] === previous.points[0]) extended++;
+      previous = incremental;
+      const forkIncremental = await chartSeries(db(), lineage, POINTS_SMALL);
+      const forkWhole = await chartSeries(fresh(), lineage, POINTS_SMALL);
+      expect(strip(forkIncremental.points)).toEqual(strip(forkWhole.points));
+      expect(forkIncremental.points.map((p) => p.loopId)).toEqual(forkWhole.points.map((p) => p.loopId));
+      previousFork = forkIncremental;
+    }
+    expect(previousFork.points.at(-1)!.number).toBe(last);
+    // Most appends keep the run length (it changes about once per ten iterations here).
+    expect(extended).toBeGreaterThan(60);
+  });
+
+  it("keeps a bounded number of series per database", async () => {
+    clearChartSeriesCache(db());
+    for (let from = 1; from <= 20; from++) await chartSeries(db(), loopId, 30, { from, to: from + 100 });
+    expect(cachedChartSeriesCount(db())).toBe(16);
   });
 });
