@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
+import { rememberedTexts } from "./checkpoint-memo";
 import { LoopConfigError, loopConfigSchema } from "./config.schema";
 import { loopStateSchema } from "./loop-state";
 import type { Deps, TestResults } from "./ports";
@@ -98,10 +99,11 @@ export function buildCheckpoint(
   deps: Pick<Deps, "now" | "random" | "sha256">,
   id?: string,
 ): Checkpoint {
-  // A JSON round trip makes the stored form and the hashed form identical.
-  const copy = JSON.parse(JSON.stringify(snapshot)) as LoopSnapshot;
-  const body = checkpointHeader(copy, id ?? newCheckpointId(deps), deps.now());
-  return { ...body, hash: checkpointHash(body, deps.sha256) };
+  // No copy: canonical JSON writes a value as its JSON round trip would be, so the hash is the one the
+  // stored text verifies against. The parts earlier checkpoints remembered (the config, complete runs of
+  // the lists) are not written again (checkpoint-memo.ts).
+  const body = checkpointHeader(snapshot, id ?? newCheckpointId(deps), deps.now());
+  return { ...body, hash: deps.sha256(canonicalJson(body, rememberedTexts)) };
 }
 
 // Checked after upgrading, against the current shape.
