@@ -155,9 +155,11 @@ export function encodeCheckpoint(checkpoint: Checkpoint, options: EncodeOptions)
     if (!Array.isArray(items) || items.length === 0) continue;
     const runs = runsOf(items);
     const segments: Segment[] = runs.map((run, i) => {
+      // Item by item, every run: items are the same objects from one checkpoint to the next (a list only
+      // grows and is trimmed), so their texts are remembered for the next checkpoint's hash and parts.
+      const texts = run.map(itemText);
       if (i === 0 || i === runs.length - 1) return { items: run };
-      // Item by item: a complete run's items are the same objects at every checkpoint, their texts remembered.
-      const body = `[${run.map(itemText).join(",")}]`;
+      const body = `[${texts.join(",")}]`;
       if (body.length < PART_MIN_CHARS) return { items: run };
       const hash = digestOf(options.sha256, body);
       cited.push([[...path, "*"], hash]);
