@@ -8,7 +8,9 @@
  */
 import type { CanonicalCache } from "./canonical-json";
 import { canonicalJson } from "./canonical-json";
-import type { Sha256 } from "./checkpoint";
+
+/** checkpoint.ts's Sha256 (which imports this file). */
+type Sha256 = (text: string) => string;
 
 const texts = new WeakMap<object, string>();
 
