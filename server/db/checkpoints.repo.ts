@@ -3,6 +3,7 @@
 // checkpoint cites: its parts (CheckpointPart) and the iteration row holding
 // its last output.
 import type { Db } from "./client";
+import { sqliteLean } from "./sqlite-lean";
 import type { Tx } from "./tx";
 
 /** The newest checkpoint written after `iteration` (a retried iteration writes more than one). */
@@ -20,8 +21,31 @@ export async function insertCheckpointParts(tx: Tx, loopId: string, parts: { has
   }
 }
 
+const CITED_PARTS_SQLITE = `SELECT "hash", "body" FROM "CheckpointPart"
+  WHERE "loopId" = ? AND "hash" IN (SELECT "value" FROM json_each(?))`;
+const CITED_OUTPUT_SQLITE = `SELECT "output" FROM "Iteration" WHERE "id" = ?`;
+
+type Cited = { parts: Map<string, string>; output: string | undefined };
+
 /** The parts and the output a stored checkpoint cites, by hash and by row id. */
-export async function citedByCheckpoint(db: Db, loopId: string, cites: { parts: string[]; outputRow: string | null }) {
+export async function citedByCheckpoint(
+  db: Db,
+  loopId: string,
+  cites: { parts: string[]; outputRow: string | null },
+): Promise<Cited> {
+  const lean = sqliteLean(db);
+  if (lean) {
+    // Both reads at once on prepared statements (every slice restores a checkpoint first).
+    return lean.run((prepare) => {
+      const parts = cites.parts.length
+        ? (prepare(CITED_PARTS_SQLITE).all(loopId, JSON.stringify(cites.parts)) as { hash: string; body: string }[])
+        : [];
+      const output = cites.outputRow
+        ? (prepare(CITED_OUTPUT_SQLITE).get(cites.outputRow) as { output: string } | undefined)
+        : undefined;
+      return { parts: new Map(parts.map((p) => [p.hash, p.body])), output: output?.output };
+    });
+  }
   const [parts, output] = await Promise.all([
     cites.parts.length
       ? db.checkpointPart.findMany({ where: { loopId, hash: { in: cites.parts } }, select: { hash: true, body: true } })

@@ -4,6 +4,7 @@
 import type { Db } from "./client";
 import { inTransaction } from "./tx";
 import type { Loop } from "./generated/sqlite/client";
+import { sqliteLean } from "./sqlite-lean";
 
 /** Statuses a runtime picks up right away (running only once its lease is free). */
 export const RUNNABLE_STATUSES = ["queued", "running"] as const;
@@ -34,18 +35,69 @@ const claimableWhere = (now: Date) => ({
   ],
 });
 
+/** What a runtime needs of the loop it claimed: the rest it reads from the checkpoint. */
+export type ClaimedLoop = Pick<Loop, "id" | "goal" | "agentKind" | "config" | "checkpointId" | "inflightIteration">;
+const CLAIMED_SELECT = {
+  id: true,
+  goal: true,
+  agentKind: true,
+  config: true,
+  checkpointId: true,
+  inflightIteration: true,
+} as const;
+
+const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
+
+/**
+ * claimableWhere as one compare-and-set statement on SQLite (dates are compared
+ * as the adapter's iso8601 text, as Prisma does), returning the claimed row.
+ */
+const CLAIM_SQLITE = `UPDATE "Loop" SET "leaseOwner" = @owner, "leaseExpiresAt" = @expires,
+    "version" = "version" + 1, "updatedAt" = @updatedAt
+  WHERE "id" = @id AND ("leaseOwner" IS NULL OR "leaseExpiresAt" < @now)
+    AND ("status" IN (${sqlList(RUNNABLE_STATUSES)})
+      OR ("status" IN (${sqlList(SCHEDULED_STATUSES)}) AND "nextRunAt" <= @now)
+      OR ("status" IN (${sqlList(CONTROLLABLE_STATUSES)})
+        AND EXISTS (SELECT 1 FROM "ControlRequest" c WHERE c."loopId" = "Loop"."id" AND c."status" = 'pending')))
+  RETURNING "id", "goal", "agentKind", "config", "checkpointId", "inflightIteration"`;
+
 /** Claims one loop if it is runnable and nobody holds a live lease on it. */
 // Writes below run in explicit transactions even when single statements: the
 // SQLite adapter shares one connection, and only transactions wait for each
-// other; a bare statement would otherwise land inside another open one.
+// other; a bare statement would otherwise land inside another open one. (The
+// lean path's statements take the same connection lock instead.)
 
-export async function claimLoop(db: Db, loopId: string, owner: string, now: Date, ttlMs: number): Promise<Loop | null> {
+export async function claimLoop(
+  db: Db,
+  loopId: string,
+  owner: string,
+  now: Date,
+  ttlMs: number,
+): Promise<ClaimedLoop | null> {
+  const lean = sqliteLean(db);
+  if (lean) {
+    // One statement, so it commits on its own: a Prisma claim costs an interactive transaction of four.
+    // The iso8601 text the app's adapter binds dates as (encodeValue; imported from there, this file would be in a cycle).
+    const date = (value: Date) => value.toISOString().replace("Z", "+00:00");
+    const params = {
+      id: loopId,
+      owner,
+      now: date(now),
+      expires: date(new Date(now.getTime() + ttlMs)),
+      // What Prisma's @updatedAt writes: the wall clock, not the engine's.
+      updatedAt: date(new Date()),
+    };
+    const row = await lean.run(
+      (prepare) => prepare(CLAIM_SQLITE).get(params) as (Omit<ClaimedLoop, "config"> & { config: string }) | undefined,
+    );
+    return row ? { ...row, config: JSON.parse(row.config) as ClaimedLoop["config"] } : null;
+  }
   return inTransaction(db, async (tx) => {
     const claimed = await tx.loop.updateMany({
       where: { id: loopId, ...claimableWhere(now) },
       data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + ttlMs), version: { increment: 1 } },
     });
-    return claimed.count === 1 ? tx.loop.findUnique({ where: { id: loopId } }) : null;
+    return claimed.count === 1 ? tx.loop.findUnique({ where: { id: loopId }, select: CLAIMED_SELECT }) : null;
   });
 }
 
@@ -106,8 +158,8 @@ export async function claimNextLoops(
 }
 
 /** The loop a caller already claimed in a batch, if it still holds the lease. */
-export function loadClaimedLoop(db: Db, loopId: string, owner: string): Promise<Loop | null> {
-  return db.loop.findFirst({ where: { id: loopId, leaseOwner: owner } });
+export function loadClaimedLoop(db: Db, loopId: string, owner: string): Promise<ClaimedLoop | null> {
+  return db.loop.findFirst({ where: { id: loopId, leaseOwner: owner }, select: CLAIMED_SELECT });
 }
 
 /** A lease a runtime holds: the loop and the owner id of the claim. */

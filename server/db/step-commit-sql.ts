@@ -149,8 +149,10 @@ function* appendEvents(
  * fencing errors; the caller rolls back.
  */
 export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date): StepProgram {
-  // What the Prisma client's extension does to every write: no NULs, no lone surrogates.
-  const write = scrubText(unscrubbed);
+  // What the Prisma client's extension does to every write: no NULs, no lone surrogates. Not the
+  // checkpoint, a write's largest text: JSON.stringify and canonical JSON wrote it, and both escape them.
+  const { checkpoint: written, ...rest } = unscrubbed;
+  const write: StepWrite = { ...scrubText(rest), ...(written ? { checkpoint: written } : {}) };
   const enc = (table: string, column: string, value: unknown) => encodeValue(dialect, table, column, value);
   const owner = "owner" in write.fence ? write.fence.owner : null;
   const inflight = write.nextInflight

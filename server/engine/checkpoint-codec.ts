@@ -12,7 +12,7 @@
  * checkpoint as rebuilt, so a part or a cited output that changed fails it.
  * Text without a `format` member is a format-1 checkpoint and decodes as itself.
  */
-import { canonicalJson } from "./canonical-json";
+import { canonicalText, digestOf } from "./checkpoint-memo";
 import { checkpointHeader, CheckpointIntegrityError, type Checkpoint, type Sha256 } from "./checkpoint";
 
 export const CHECKPOINT_FORMAT = 2;
@@ -129,6 +129,11 @@ function setAt(root: unknown, path: Path, value: unknown): unknown {
   return copy;
 }
 
+/** An array item's canonical text (what JSON writes for an item it cannot encode: null). */
+function itemText(item: unknown): string {
+  return item === undefined || typeof item === "function" || typeof item === "symbol" ? "null" : canonicalText(item);
+}
+
 /** The stored text of a checkpoint built by `buildCheckpoint`, and the parts to store with it. */
 export function encodeCheckpoint(checkpoint: Checkpoint, options: EncodeOptions): EncodedCheckpoint {
   let snapshot = checkpoint.snapshot as unknown as Record<string, unknown>;
@@ -137,9 +142,9 @@ export function encodeCheckpoint(checkpoint: Checkpoint, options: EncodeOptions)
   for (const path of partPaths(snapshot)) {
     const value = getAt(snapshot, path);
     if (value === undefined || value === null) continue;
-    const body = canonicalJson(value);
+    const body = canonicalText(value);
     if (body.length < PART_MIN_CHARS) continue;
-    const hash = options.sha256(body);
+    const hash = digestOf(options.sha256, body);
     cited.push([path, hash]);
     if (!options.stored?.has(hash)) parts.set(hash, body);
     snapshot = setAt(snapshot, path, null) as Record<string, unknown>;
@@ -150,10 +155,13 @@ export function encodeCheckpoint(checkpoint: Checkpoint, options: EncodeOptions)
     if (!Array.isArray(items) || items.length === 0) continue;
     const runs = runsOf(items);
     const segments: Segment[] = runs.map((run, i) => {
+      // Item by item, every run: items are the same objects from one checkpoint to the next (a list only
+      // grows and is trimmed), so their texts are remembered for the next checkpoint's hash and parts.
+      const texts = run.map(itemText);
       if (i === 0 || i === runs.length - 1) return { items: run };
-      const body = canonicalJson(run);
+      const body = `[${texts.join(",")}]`;
       if (body.length < PART_MIN_CHARS) return { items: run };
-      const hash = options.sha256(body);
+      const hash = digestOf(options.sha256, body);
       cited.push([[...path, "*"], hash]);
       if (!options.stored?.has(hash)) parts.set(hash, body);
       return { part: hash };

@@ -9,6 +9,7 @@ import {
 import { createLoop } from "./snapshot";
 import { FakeClock } from "../../test/engine-fakes";
 import { isUuidv7 } from "./uuidv7";
+import { currentSnapshotCodec } from "./snapshot-versions";
 
 const sha256 = new FakeClock().sha256;
 
@@ -132,5 +133,33 @@ describe("the injected SHA-256", () => {
     expect(calls).toHaveLength(2);
     // A different hash function cannot vouch for the seal.
     expect(() => restoreFromCheckpoint(checkpoint, { sha256: (t) => clock.sha256(`x${t}`) })).toThrow("hash mismatch");
+  });
+});
+
+describe("restoring a config parsed before", () => {
+  it("parses a config text once per codec, gives each restore its own copy, and never remembers a failure", () => {
+    const checkpoint = JSON.parse(JSON.stringify(sample().checkpoint)) as Stored;
+    let parses = 0;
+    const codec = {
+      ...currentSnapshotCodec,
+      parseConfig: (input: unknown) => (parses++, currentSnapshotCodec.parseConfig(input)),
+    };
+    const first = restoreFromCheckpoint(checkpoint, { sha256, codec });
+    const second = restoreFromCheckpoint(checkpoint, { sha256, codec });
+    expect(parses).toBe(1);
+    expect(second.config).toEqual(first.config);
+    expect(second.config).not.toBe(first.config);
+    expect(second.config.stop.maxIterations).toBe(4);
+
+    // Another codec (another release's defaults) parses for itself.
+    restoreFromCheckpoint(checkpoint, { sha256, codec: { ...codec } });
+    expect(parses).toBe(2);
+
+    const broken = JSON.parse(JSON.stringify(checkpoint)) as Stored;
+    (broken.snapshot.config.stop as unknown as { maxIterations: string }).maxIterations = "many";
+    broken.hash = checkpointHash(broken as never, sha256);
+    for (let i = 0; i < 2; i++)
+      expect(() => restoreFromCheckpoint(broken, { sha256, codec })).toThrow(/config is no longer valid/);
+    expect(parses).toBe(4);
   });
 });

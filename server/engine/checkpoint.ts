@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
+import { rememberedTexts } from "./checkpoint-memo";
 import { LoopConfigError, loopConfigSchema } from "./config.schema";
 import { loopStateSchema } from "./loop-state";
 import type { Deps, TestResults } from "./ports";
@@ -98,10 +99,11 @@ export function buildCheckpoint(
   deps: Pick<Deps, "now" | "random" | "sha256">,
   id?: string,
 ): Checkpoint {
-  // A JSON round trip makes the stored form and the hashed form identical.
-  const copy = JSON.parse(JSON.stringify(snapshot)) as LoopSnapshot;
-  const body = checkpointHeader(copy, id ?? newCheckpointId(deps), deps.now());
-  return { ...body, hash: checkpointHash(body, deps.sha256) };
+  // No copy: canonical JSON writes a value as its JSON round trip would be, so the hash is the one the
+  // stored text verifies against. The parts earlier checkpoints remembered (the config, complete runs of
+  // the lists) are not written again (checkpoint-memo.ts).
+  const body = checkpointHeader(snapshot, id ?? newCheckpointId(deps), deps.now());
+  return { ...body, hash: deps.sha256(canonicalJson(body, rememberedTexts)) };
 }
 
 // Checked after upgrading, against the current shape.
@@ -114,6 +116,37 @@ const snapshotShape = z.looseObject({
   state: loopStateSchema,
   work: z.looseObject({ phase: z.enum(executionPhases) }),
 });
+
+// The same shape with the config left to a check remembered per config text (below).
+const snapshotShapeButConfig = snapshotShape.extend({ config: z.unknown() });
+
+/**
+ * A restore parses the config with the codec and checks the result against
+ * the current shape; every slice restores its loop's checkpoint, holding the
+ * same config each time. Both are pure functions of the config's text, so a
+ * config that parsed and passed is remembered by its canonical text (per
+ * codec) and not put through zod again. Failures are not remembered: they
+ * throw or report exactly as before.
+ */
+const parsedConfigs = new WeakMap<SnapshotCodec, Map<string, { text: string; current: boolean }>>();
+const CONFIGS_KEPT = 256;
+
+function parseConfigRemembered(codec: SnapshotCodec, config: unknown): { config: unknown; current: boolean } {
+  if (typeof config !== "object" || config === null) return { config: codec.parseConfig(config), current: false };
+  let known = parsedConfigs.get(codec);
+  if (!known) parsedConfigs.set(codec, (known = new Map()));
+  const key = canonicalJson(config);
+  const hit = known.get(key);
+  // A copy of its own for each restore: what one caller does with it is nobody else's concern.
+  if (hit) return { config: JSON.parse(hit.text) as unknown, current: hit.current };
+  const parsed = codec.parseConfig(config);
+  const current = loopConfigSchema.safeParse(parsed).success;
+  if (current) {
+    if (known.size >= CONFIGS_KEPT) known.clear();
+    known.set(key, { text: JSON.stringify(parsed), current });
+  }
+  return { config: parsed, current };
+}
 
 // Checked before the seal: the hash covers the snapshot exactly as stored, in its own version.
 const checkpointShape = z.looseObject({
@@ -154,9 +187,12 @@ export function restoreFromCheckpoint(input: unknown, options: RestoreOptions): 
     throw new CheckpointIntegrityError("Checkpoint hash does not match the expected hash");
   }
   let upgraded: Record<string, unknown>;
+  let configChecked = false;
   try {
     const stored = upgradeSnapshot(JSON.parse(JSON.stringify(checkpoint.snapshot)), codec);
-    upgraded = { ...stored, config: codec.parseConfig(stored.config) };
+    const parsed = parseConfigRemembered(codec, stored.config);
+    upgraded = { ...stored, config: parsed.config };
+    configChecked = parsed.current;
   } catch (error) {
     if (error instanceof SnapshotVersionError) throw new CheckpointIntegrityError(`Cannot restore: ${error.message}`);
     if (error instanceof LoopConfigError) {
@@ -164,7 +200,7 @@ export function restoreFromCheckpoint(input: unknown, options: RestoreOptions): 
     }
     throw error;
   }
-  const current = snapshotShape.safeParse(upgraded);
+  const current = (configChecked ? snapshotShapeButConfig : snapshotShape).safeParse(upgraded);
   if (!current.success || upgraded.version !== codec.version) {
     const issue = current.success ? `version ${String(upgraded.version)}` : current.error.issues[0]?.message;
     throw new CheckpointIntegrityError(`Malformed checkpoint: ${issue ?? "invalid"}`);

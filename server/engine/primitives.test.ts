@@ -20,6 +20,31 @@ describe("canonicalJson", () => {
     expect(canonicalJson([1e21, 1.5e-7, -2.5])).toBe(JSON.stringify([1e21, 1.5e-7, -2.5]));
   });
 
+  // A checkpoint is hashed as built and verified once parsed back from storage: both must give the same text.
+  it("writes any value as its JSON round trip would be written", () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+    }
+    const values: unknown[] = [
+      { at: new Date(0), b: new Point(2, 1) },
+      { f: () => 1, s: Symbol("s"), list: [() => 1, Symbol("t"), undefined, new Date(5)] },
+      { toJSON: () => ({ z: 1, a: [2] }) },
+      { inner: { toJSON: () => undefined }, kept: new Map([[1, 2]]) },
+      [Object.assign(Object.create(null) as object, { b: 1, a: "\0\ud800" })],
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(canonicalJson(JSON.parse(JSON.stringify(value))));
+    expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
+  });
+
+  it("writes the text a cache holds for an object instead of walking it", () => {
+    const config = { a: 1 };
+    const cache = new WeakMap<object, string>([[config, '"cached"']]);
+    expect(canonicalJson({ config, other: { a: 1 } }, cache)).toBe('{"config":"cached","other":{"a":1}}');
+  });
+
   // Stored checkpoints were sealed with the first, plainer version: any change must produce the same text.
   it("gives exactly the text the original sort-and-join version gave, for any JSON value", () => {
     const reference = (value: unknown): string => {
