@@ -133,10 +133,23 @@ export class PgStepDriver implements StepDriver {
     );
   }
 
-  private query(client: pg.PoolClient, { sql, params }: Statement): Promise<pg.QueryResult> {
+  private named(sql: string) {
     let named = this.names.get(sql);
     if (!named) this.names.set(sql, (named = { name: `ralph_step_${this.names.size}`, text: numbered(sql) }));
-    return client.query({ name: named.name, text: named.text, values: params });
+    return named;
+  }
+
+  private query(client: pg.PoolClient, { sql, params }: Statement): Promise<pg.QueryResult> {
+    return client.query({ ...this.named(sql), values: params });
+  }
+
+  /**
+   * One statement on its own (autocommit) on a pooled client, prepared once per
+   * connection: the lean reads and single-row writes of pg-lean.ts.
+   */
+  async run<R extends Record<string, unknown>>(statement: Statement): Promise<{ changes: number; rows: R[] }> {
+    const result = await this.pool.query<R>({ ...this.named(statement.sql), values: statement.params });
+    return { changes: result.rowCount ?? 0, rows: result.rows };
   }
 
   private async drive(client: pg.PoolClient, program: StepProgram) {

@@ -21,15 +21,27 @@ function guardedClient(Client: typeof pg.Client): typeof pg.Client {
   };
 }
 
+const pgDrivers = new WeakMap<object, PgStepDriver>();
+
+/**
+ * PostgreSQL: the lean step commit's driver (its pool), which pg-lean.ts's single statements share;
+ * undefined on SQLite or for a client opened without the lean path. Closed with the database.
+ */
+export function pgStepDriver(db: Db): PgStepDriver | undefined {
+  const slot = stepCommitSlot(db);
+  if (slot?.target.kind !== "postgresql") return undefined;
+  leanStepCommitter(db);
+  return pgDrivers.get(slot);
+}
+
 /** The committer for this client, or undefined when it was opened without the lean path. */
 export function leanStepCommitter(db: Db): GroupCommitter | undefined {
   const slot = stepCommitSlot(db);
   if (!slot) return undefined;
   if (!slot.committer) {
-    const driver =
-      slot.target.kind === "sqlite"
-        ? new SqliteStepDriver(slot.sqlite)
-        : new PgStepDriver(slot.target.url, PG_STEP_POOL, guardedClient);
+    let driver: SqliteStepDriver | PgStepDriver;
+    if (slot.target.kind === "sqlite") driver = new SqliteStepDriver(slot.sqlite);
+    else pgDrivers.set(slot, (driver = new PgStepDriver(slot.target.url, PG_STEP_POOL, guardedClient)));
     // SQLite has one writer: batches follow each other, as large as they come.
     // PostgreSQL answers statement by statement (no pipelining in pg), so a huge
     // batch is a long chain of round trips: smaller batches on every pooled
