@@ -12,7 +12,7 @@ import pg from "pg";
 // --queries in workers-bench: every statement this process sends, by its first 80 characters
 // (pg.Client.query is what both Prisma's adapter and the lean paths call).
 const queries: Record<string, number> = {};
-if (process.env.RALPH_BENCH_COUNT_QUERIES) {
+if (process.argv.includes("--queries")) {
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string; name?: string };

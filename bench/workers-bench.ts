@@ -57,11 +57,9 @@ function startChild(url: string, groupCommitMs: number, concurrency: number) {
       url,
       String(groupCommitMs),
       String(concurrency),
+      ...(countQueries ? ["--queries"] : []),
     ],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, ...(countQueries ? { RALPH_BENCH_COUNT_QUERIES: "1" } : {}) },
-    },
+    { stdio: ["ignore", "pipe", "inherit"] },
   );
   const lines = createInterface({ input: child.stdout! });
   const ready = new Promise<void>((resolve, reject) => {
@@ -122,6 +120,17 @@ export async function measureWorkerProcesses(options: {
     const databaseCpuMs = backendCpuMs(new URL(temp.target.url).pathname.slice(1));
     for (const s of started) s.child.kill("SIGTERM");
     const reports = await Promise.all(started.map((s) => s.report));
+    // A child still writes its CPU profile after its report: let it exit on its own.
+    await Promise.all(
+      started.map(
+        (s) =>
+          new Promise((resolve) => {
+            if (s.child.exitCode !== null) return resolve(null);
+            s.child.once("exit", resolve);
+            setTimeout(resolve, 10_000).unref();
+          }),
+      ),
+    );
     const iterations = await db.prisma.iteration.count({ where: { status: { not: "interrupted" } } });
     const interrupted = await db.prisma.iteration.count({ where: { status: "interrupted" } });
     const ended = await db.prisma.loop.groupBy({ by: ["status"], _count: true });

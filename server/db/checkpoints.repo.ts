@@ -4,6 +4,7 @@
 // its last output.
 import type { Db } from "./client";
 import type { Tx } from "./tx";
+import { citedByCheckpointOnPg, pgLean } from "./pg-lean";
 
 /** The newest checkpoint written after `iteration` (a retried iteration writes more than one). */
 export const checkpointAfterIteration = (db: Db, loopId: string, iteration: number) =>
@@ -22,6 +23,8 @@ export async function insertCheckpointParts(tx: Tx, loopId: string, parts: { has
 
 /** The parts and the output a stored checkpoint cites, by hash and by row id. */
 export async function citedByCheckpoint(db: Db, loopId: string, cites: { parts: string[]; outputRow: string | null }) {
+  const pg = pgLean(db);
+  if (pg) return citedByCheckpointOnPg(pg, loopId, cites);
   const [parts, output] = await Promise.all([
     cites.parts.length
       ? db.checkpointPart.findMany({ where: { loopId, hash: { in: cites.parts } }, select: { hash: true, body: true } })

@@ -3,6 +3,7 @@
 // lease expired and was taken over can no longer write.
 import type { Db } from "./client";
 import { inTransaction } from "./tx";
+import { claimNextLoopsOnPg, loadClaimedLoopOnPg, pgLean } from "./pg-lean";
 import type { Loop } from "./generated/sqlite/client";
 
 /** Statuses a runtime picks up right away (running only once its lease is free). */
@@ -64,6 +65,8 @@ export async function claimNextLoops(
 ): Promise<string[]> {
   const expires = new Date(now.getTime() + ttlMs);
   if (kind === "postgresql") {
+    const lean = pgLean(db);
+    if (lean) return claimNextLoopsOnPg(lean, owner, now, expires, limit);
     const rows = await db.$queryRawUnsafe<{ id: string }[]>(
       `UPDATE "Loop" SET "leaseOwner" = $1, "leaseExpiresAt" = $2, "version" = "version" + 1
        WHERE "id" IN (
@@ -107,6 +110,8 @@ export async function claimNextLoops(
 
 /** The loop a caller already claimed in a batch, if it still holds the lease. */
 export function loadClaimedLoop(db: Db, loopId: string, owner: string): Promise<Loop | null> {
+  const pg = pgLean(db);
+  if (pg) return loadClaimedLoopOnPg(pg, loopId, owner);
   return db.loop.findFirst({ where: { id: loopId, leaseOwner: owner } });
 }
 

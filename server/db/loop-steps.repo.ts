@@ -139,7 +139,11 @@ export async function markInflight(db: Db, loopId: string, owner: string, number
     return row.inflightAttempt;
   }
   const pg = pgLean(db);
-  if (pg) return markInflightOnPg(pg, loopId, owner, number, now);
+  if (pg) {
+    const attempt = await markInflightOnPg(pg, loopId, owner, number, now);
+    if (attempt === null) throw new LeaseLostError(loopId);
+    return attempt;
+  }
   return inTransaction(db, async (tx) => {
     const loop = await tx.loop.findUnique({
       where: { id: loopId },

@@ -4,18 +4,18 @@
 // of CPU in the worker (sqlite-lean.ts is SQLite's counterpart). Each runs on
 // its own, committed at once, exactly as the Prisma query it replaces did.
 import type { Db } from "./client";
-import { LeaseLostError } from "./loop-lease.repo";
-import { encodeValue, type Statement } from "./step-commit-sql";
-import { pgStepDriver } from "./step-commit";
+import { Prisma, type Loop } from "./generated/sqlite/client";
+import { pgStepPool, type PgStepPool } from "./pg-step-pool";
 
-export interface PgLean {
-  run<R extends Record<string, unknown>>(statement: Statement): Promise<{ changes: number; rows: R[] }>;
-}
+export type PgLean = PgStepPool;
 
-/** The lean path for this client, or null (SQLite, or a client opened without the lean step commit). */
+/** The lean path for this client, or null (SQLite, or a client opened without the lean path). */
 export function pgLean(db: Db): PgLean | null {
-  return pgStepDriver(db) ?? null;
+  return pgStepPool(db);
 }
+
+/** A timestamp parameter: an instant (ISO text) stored as the UTC wall time Prisma's TIMESTAMP(3) columns hold. */
+const AT = `(?::timestamptz AT TIME ZONE 'UTC')`;
 
 /**
  * markInflight in one statement: the attempt is computed from the row's old
@@ -24,19 +24,19 @@ export function pgLean(db: Db): PgLean | null {
 const MARK_INFLIGHT_SQL = `UPDATE "Loop" SET
   "inflightAttempt" = CASE WHEN "inflightIteration" = ?::int THEN COALESCE("inflightAttempt", 1) ELSE 1 END,
   "startedAt" = CASE WHEN ?::int = 1 AND ("inflightIteration" IS DISTINCT FROM ?::int OR COALESCE("inflightAttempt", 1) = 1)
-    THEN ?::timestamp(3) ELSE "startedAt" END,
-  "inflightIteration" = ?::int, "inflightStartedAt" = ?::timestamp(3), "inflightAgent" = NULL,
-  "lastActivityAt" = ?::timestamp(3), "status" = 'running', "nextRunAt" = NULL, "updatedAt" = ?::timestamp(3)
+    THEN ${AT} ELSE "startedAt" END,
+  "inflightIteration" = ?::int, "inflightStartedAt" = ${AT}, "inflightAgent" = NULL,
+  "lastActivityAt" = ${AT}, "status" = 'running', "nextRunAt" = NULL, "updatedAt" = ${AT}
   WHERE "id" = ? AND "leaseOwner" = ? RETURNING "inflightAttempt"`;
 
+/** The attempt now in flight, or null when the lease is lost. */
 export async function markInflightOnPg(lean: PgLean, loopId: string, owner: string, number: number, now: Date) {
-  const at = encodeValue("postgresql", "Loop", "inflightStartedAt", now);
+  const at = now.toISOString();
   const { rows } = await lean.run<{ inflightAttempt: number }>({
     sql: MARK_INFLIGHT_SQL,
     params: [number, number, number, at, number, at, at, at, loopId, owner],
   });
-  if (!rows[0]) throw new LeaseLostError(loopId);
-  return rows[0].inflightAttempt;
+  return rows[0]?.inflightAttempt ?? null;
 }
 
 /** A checkpoint's stored form by id. */
@@ -46,4 +46,77 @@ export async function checkpointByIdOnPg(lean: PgLean, id: string) {
     params: [id],
   });
   return rows[0] ?? null;
+}
+
+/** Loop columns Prisma reads as DateTime: sent back as timestamptz, which pg turns into the right Date. */
+const LOOP_DATES = new Set([
+  "leaseExpiresAt",
+  "inflightStartedAt",
+  "nextRunAt",
+  "lastHeartbeatAt",
+  "lastActivityAt",
+  "createdAt",
+  "updatedAt",
+  "startedAt",
+  "finishedAt",
+]);
+const LOOP_COLUMNS = Object.values(Prisma.LoopScalarFieldEnum)
+  .map((c) => (LOOP_DATES.has(c) ? `("${c}" AT TIME ZONE 'UTC') AS "${c}"` : `"${c}"`))
+  .join(", ");
+
+/** The loop a worker claimed, if it still holds the lease: the row as Prisma's findFirst returns it. */
+export async function loadClaimedLoopOnPg(lean: PgLean, loopId: string, owner: string): Promise<Loop | null> {
+  const { rows } = await lean.run<Loop>({
+    sql: `SELECT ${LOOP_COLUMNS} FROM "Loop" WHERE "id" = ? AND "leaseOwner" = ?`,
+    params: [loopId, owner],
+  });
+  return rows[0] ?? null;
+}
+
+/** citedByCheckpoint's two reads. */
+export async function citedByCheckpointOnPg(
+  lean: PgLean,
+  loopId: string,
+  cites: { parts: string[]; outputRow: string | null },
+) {
+  const [parts, output] = await Promise.all([
+    cites.parts.length
+      ? lean.run<{ hash: string; body: string }>({
+          sql: `SELECT "hash", "body" FROM "CheckpointPart" WHERE "loopId" = ? AND "hash" = ANY(?::text[])`,
+          params: [loopId, cites.parts],
+        })
+      : { rows: [] },
+    cites.outputRow
+      ? lean.run<{ output: string }>({
+          sql: `SELECT "output" FROM "Iteration" WHERE "id" = ?`,
+          params: [cites.outputRow],
+        })
+      : { rows: [] },
+  ]);
+  return { parts: new Map(parts.rows.map((p) => [p.hash, p.body])), output: output.rows[0]?.output };
+}
+
+/** claimNextLoops on PostgreSQL: the same statement (see loop-lease.repo.ts), prepared. */
+const CLAIM_NEXT_SQL = `UPDATE "Loop" SET "leaseOwner" = ?, "leaseExpiresAt" = ${AT}, "version" = "version" + 1
+  WHERE "id" IN (
+    SELECT "id" FROM "Loop"
+    WHERE ("leaseOwner" IS NULL OR "leaseExpiresAt" < ${AT})
+      AND ("status" IN ('queued', 'running')
+           OR ("status" IN ('waiting', 'waiting_for_limit', 'awaiting_approval') AND "nextRunAt" <= ${AT})
+           OR ("status" IN ('queued', 'running', 'waiting', 'waiting_for_limit', 'awaiting_approval',
+                            'paused', 'needs_attention')
+               AND EXISTS (SELECT 1 FROM "ControlRequest" c
+                           WHERE c."loopId" = "Loop"."id" AND c."status" = 'pending')))
+    ORDER BY "nextRunAt" ASC NULLS FIRST, "updatedAt" ASC
+    LIMIT ?::int
+    FOR UPDATE SKIP LOCKED)
+  RETURNING "id"`;
+
+export async function claimNextLoopsOnPg(lean: PgLean, owner: string, now: Date, expires: Date, limit: number) {
+  const at = now.toISOString();
+  const { rows } = await lean.run<{ id: string }>({
+    sql: CLAIM_NEXT_SQL,
+    params: [owner, expires.toISOString(), at, at, limit],
+  });
+  return rows.map((r) => r.id);
 }

@@ -3,7 +3,8 @@
 // a pooled pg client. Both run a batch of step writes in one transaction, each
 // write in its own savepoint when there are several.
 import type BetterSqlite3 from "better-sqlite3";
-import pg from "pg";
+import type pg from "pg";
+import type { PgStepPool } from "./pg-step-pool";
 import type { StepDriver, StepOutcome } from "./group-commit";
 import type { SqliteConnection } from "./step-commit-slot";
 import type { StepWrite } from "./step-write";
@@ -94,12 +95,6 @@ export class SqliteStepDriver implements StepDriver {
   }
 }
 
-/** Numbers `?` placeholders for PostgreSQL (the step SQL has no literals that contain one). */
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
-
 /**
  * A batch of several loops takes all their rows' locks first, in id order, so
  * two batches that share loops (a stale holder's and a thief's, in two
@@ -115,41 +110,12 @@ const lockLoopRows = (writes: StepWrite[]): Statement => ({
   params: [[...new Set(writes.map((w) => w.loopId))]],
 });
 
-/** PostgreSQL: one pooled client per batch, statements prepared once per connection by name. */
+/** PostgreSQL: one client of the lean pool per batch, statements prepared once per connection by name. */
 export class PgStepDriver implements StepDriver {
-  private readonly pool: pg.Pool;
-  private readonly names = new Map<string, { name: string; text: string }>();
+  constructor(private readonly lean: PgStepPool) {}
 
-  constructor(url: string, max: number, guard: (client: typeof pg.Client) => typeof pg.Client) {
-    this.pool = new pg.Pool({
-      connectionString: url,
-      max,
-      keepAlive: true,
-      connectionTimeoutMillis: 10_000,
-      Client: guard(pg.Client),
-    });
-    this.pool.on("error", (error) =>
-      console.warn(`postgresql step pool error (retried on next use): ${error.message}`),
-    );
-  }
-
-  private named(sql: string) {
-    let named = this.names.get(sql);
-    if (!named) this.names.set(sql, (named = { name: `ralph_step_${this.names.size}`, text: numbered(sql) }));
-    return named;
-  }
-
-  private query(client: pg.PoolClient, { sql, params }: Statement): Promise<pg.QueryResult> {
-    return client.query({ ...this.named(sql), values: params });
-  }
-
-  /**
-   * One statement on its own (autocommit) on a pooled client, prepared once per
-   * connection: the lean reads and single-row writes of pg-lean.ts.
-   */
-  async run<R extends Record<string, unknown>>(statement: Statement): Promise<{ changes: number; rows: R[] }> {
-    const result = await this.pool.query<R>({ ...this.named(statement.sql), values: statement.params });
-    return { changes: result.rowCount ?? 0, rows: result.rows };
+  private query(client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> {
+    return client.query(this.lean.named(statement));
   }
 
   private async drive(client: pg.PoolClient, program: StepProgram) {
@@ -162,7 +128,7 @@ export class PgStepDriver implements StepDriver {
   }
 
   async runBatch(writes: StepWrite[]): Promise<StepOutcome[]> {
-    const client = await this.pool.connect();
+    const client = await this.lean.pool.connect();
     let broken: Error | undefined;
     const now = new Date();
     const alone = writes.length === 1;
@@ -197,7 +163,8 @@ export class PgStepDriver implements StepDriver {
     }
   }
 
+  /** The pool is the database's (pg-lean.ts shares it): it ends with the database. */
   close() {
-    return this.pool.end();
+    return Promise.resolve();
   }
 }
