@@ -47,6 +47,10 @@ export class PgStepPool {
       keepAlive: true,
       connectionTimeoutMillis: 10_000,
       Client: GuardedClient,
+      // Queries given together go out together (PgStepDriver sends BEGIN or a
+      // savepoint on the same write as the statement behind it); a client used
+      // one query at a time behaves as without it.
+      ...({ pipeline: true } as object),
     });
     this.pool.on("error", (error) =>
       console.warn(`postgresql step pool error (retried on next use): ${error.message}`),

@@ -114,16 +114,38 @@ const lockLoopRows = (writes: StepWrite[]): Statement => ({
 export class PgStepDriver implements StepDriver {
   constructor(private readonly lean: PgStepPool) {}
 
-  private query(client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> {
-    return client.query(this.lean.named(statement));
+  /**
+   * `statement`, with the transaction-control statements `heads` (simple
+   * queries: BEGIN, SAVEPOINT, RELEASE) in front of it on the same write: the
+   * lean pool's clients pipeline (pg-step-pool.ts), so they cost one round trip,
+   * not one each. Each keeps its own result and error: a failing head fails
+   * this call, and the statement behind it then runs in an aborted transaction,
+   * which fails too.
+   */
+  private async send(client: pg.PoolClient, heads: string[], statement: Statement): Promise<pg.QueryResult> {
+    if (heads.length === 0) return client.query(this.lean.named(statement));
+    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection
+      .stream;
+    stream.cork();
+    let sent: Promise<pg.QueryResult>[];
+    try {
+      sent = [client.query(heads.join("; ")), client.query(this.lean.named(statement))];
+    } finally {
+      stream.uncork();
+    }
+    return (await Promise.all(sent))[1]!;
   }
 
-  private async drive(client: pg.PoolClient, program: StepProgram) {
+  /** Runs a write's statements; `heads` go out with its first one. */
+  private async drive(client: pg.PoolClient, program: StepProgram, heads: string[]) {
     let next = program.next();
+    let pending = heads;
     while (!next.done) {
-      const result = await this.query(client, next.value);
+      const result = await this.send(client, pending, next.value);
+      pending = [];
       next = program.next({ changes: result.rowCount ?? 0, rows: result.rows as Record<string, unknown>[] });
     }
+    if (pending.length) await client.query(pending.join("; "));
     return next.value;
   }
 
@@ -134,22 +156,30 @@ export class PgStepDriver implements StepDriver {
     const alone = writes.length === 1;
     const outcomes: StepOutcome[] = [];
     try {
-      await client.query("BEGIN");
-      if (!alone) await this.query(client, lockLoopRows(writes));
+      if (alone) {
+        outcomes.push({
+          ok: true,
+          value: await this.drive(client, stepProgram("postgresql", writes[0]!, now), ["BEGIN"]),
+        });
+        await client.query("COMMIT");
+        return outcomes;
+      }
+      await this.send(client, ["BEGIN"], lockLoopRows(writes));
+      // A write's savepoint is released with the next one's creation (or the COMMIT): one round trip for both.
+      let release = false;
       for (const write of writes) {
-        if (!alone) await client.query(`SAVEPOINT ${SAVEPOINT}`);
+        const heads = [...(release ? [`RELEASE SAVEPOINT ${SAVEPOINT}`] : []), `SAVEPOINT ${SAVEPOINT}`];
+        release = false;
         try {
-          outcomes.push({ ok: true, value: await this.drive(client, stepProgram("postgresql", write, now)) });
-          if (!alone) await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+          outcomes.push({ ok: true, value: await this.drive(client, stepProgram("postgresql", write, now), heads) });
+          release = true;
         } catch (error) {
-          if (alone) throw error;
           // A connection lost here fails the whole batch (the outer catch).
-          await client.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-          await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+          await client.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}; RELEASE SAVEPOINT ${SAVEPOINT}`);
           outcomes.push({ ok: false, error });
         }
       }
-      await client.query("COMMIT");
+      await client.query(release ? `RELEASE SAVEPOINT ${SAVEPOINT}; COMMIT` : "COMMIT");
       return outcomes;
     } catch (error) {
       try {
