@@ -120,3 +120,41 @@ export async function claimNextLoopsOnPg(lean: PgLean, owner: string, now: Date,
   });
   return rows.map((r) => r.id);
 }
+
+/** The lease renewal's two passes (see renewOnPostgres in loop-lease.repo.ts for why two), prepared. */
+const RENEW_UNLOCKED_SQL = `UPDATE "Loop" SET "leaseExpiresAt" = ${AT}, "lastHeartbeatAt" = ${AT}
+  WHERE "id" IN (SELECT "id" FROM "Loop" WHERE "id" = ANY(?::text[]) AND "leaseOwner" = ANY(?::text[])
+                 ORDER BY "id" FOR NO KEY UPDATE SKIP LOCKED)
+  RETURNING "id", "leaseOwner"`;
+const RENEW_ONE_SQL = `UPDATE "Loop" SET "leaseExpiresAt" = ${AT}, "lastHeartbeatAt" = ${AT}
+  WHERE "id" = ? AND "leaseOwner" = ? RETURNING "id", "leaseOwner"`;
+
+type RenewedRow = { id: string; leaseOwner: string | null };
+
+export async function renewLeasesOnPg(
+  lean: PgLean,
+  leases: readonly { loopId: string; owner: string }[],
+  expires: Date,
+  now: Date,
+): Promise<RenewedRow[]> {
+  const until = expires.toISOString();
+  const at = now.toISOString();
+  const ids = [...new Set(leases.map((l) => l.loopId))];
+  const owners = [...new Set(leases.map((l) => l.owner))];
+  const { rows } = await lean.run<RenewedRow>({ sql: RENEW_UNLOCKED_SQL, params: [until, at, ids, owners] });
+  const renewed = new Set(rows.map((r) => r.id));
+  const rest = leases.filter((l) => !renewed.has(l.loopId));
+  const more = await Promise.all(
+    rest.map((l) => lean.run<RenewedRow>({ sql: RENEW_ONE_SQL, params: [until, at, l.loopId, l.owner] })),
+  );
+  return [...rows, ...more.flatMap((m) => m.rows)];
+}
+
+/** Which of these loops have operator requests pending. */
+export async function loopsWithPendingControlsOnPg(lean: PgLean, loopIds: string[]): Promise<string[]> {
+  const { rows } = await lean.run<{ loopId: string }>({
+    sql: `SELECT DISTINCT "loopId" FROM "ControlRequest" WHERE "loopId" = ANY(?::text[]) AND "status" = 'pending'`,
+    params: [loopIds],
+  });
+  return rows.map((r) => r.loopId);
+}
