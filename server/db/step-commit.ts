@@ -16,8 +16,9 @@ export function leanStepCommitter(db: Db): GroupCommitter | undefined {
     // SQLite has one writer: batches follow each other, as large as they come.
     // PostgreSQL answers statement by statement (only BEGIN and savepoints
     // ride along with the statement behind them), so a huge batch is a long
-    // chain of round trips: smaller batches on every pooled client. A batch locks its loops' rows up front in id order, the lease
-    // renewal's order, so the two cannot deadlock (step-commit-drivers.ts).
+    // chain of round trips: smaller batches on every pooled client. A batch
+    // locks its loops' rows up front in id order, the lease renewal's order,
+    // so the two cannot deadlock (step-commit-drivers.ts).
     slot.committer = new GroupCommitter(
       driver,
       slot.groupCommitMs,
