@@ -2,7 +2,9 @@
 // the standalone worker's loop with an instant agent) sharing one PostgreSQL
 // database: the figure issue 16 asks for (2 workers, 200 loops). Runs pairs of
 // group commit on / off in the same window, so load swings hit both alike.
-// `npx tsx bench/workers-bench.ts [--workers=2] [--loops=200] [--each=10] [--pairs=2] [--window=2]`
+// `npx tsx bench/workers-bench.ts [--workers=2] [--loops=200] [--each=10] [--pairs=2] [--window=2]
+//  [--only=off|on] [--profile=<dir>] [--queries]`: `--profile` writes each worker's CPU profile into <dir>
+// (`npx tsx bench/profile-summary.ts <file>` sums one), `--queries` prints each worker's statements per iteration.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -17,13 +19,16 @@ import { createLoop } from "../server/loops/loop-create.service";
 import { LOCAL_OPERATOR } from "../server/auth/actor";
 import { createTempDatabase } from "../test/temp-database";
 
-const arg = (name: string, fallback: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const text = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const arg = (name: string, fallback: number) => Number(text(name) ?? fallback);
+const profileDir = text("profile");
+const countQueries = process.argv.includes("--queries");
 
 interface ChildReport {
   calls: number;
   cpuMs: number;
   stats: { transactions: number; writes: number; largestBatch: number } | null;
+  queries?: Record<string, number>;
 }
 
 /** CPU ms spent so far by the PostgreSQL backends serving `database` (Linux /proc; 0 elsewhere). */
@@ -44,7 +49,16 @@ function backendCpuMs(database: string) {
 function startChild(url: string, groupCommitMs: number, concurrency: number) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "bench/worker-process.ts", url, String(groupCommitMs), String(concurrency)],
+    [
+      ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+      "--import",
+      "tsx",
+      "bench/worker-process.ts",
+      url,
+      String(groupCommitMs),
+      String(concurrency),
+      ...(countQueries ? ["--queries"] : []),
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const lines = createInterface({ input: child.stdout! });
@@ -106,6 +120,17 @@ export async function measureWorkerProcesses(options: {
     const databaseCpuMs = backendCpuMs(new URL(temp.target.url).pathname.slice(1));
     for (const s of started) s.child.kill("SIGTERM");
     const reports = await Promise.all(started.map((s) => s.report));
+    // A child still writes its CPU profile after its report: let it exit on its own.
+    await Promise.all(
+      started.map(
+        (s) =>
+          new Promise((resolve) => {
+            if (s.child.exitCode !== null) return resolve(null);
+            s.child.once("exit", resolve);
+            setTimeout(resolve, 10_000).unref();
+          }),
+      ),
+    );
     const iterations = await db.prisma.iteration.count({ where: { status: { not: "interrupted" } } });
     const interrupted = await db.prisma.iteration.count({ where: { status: "interrupted" } });
     const ended = await db.prisma.loop.groupBy({ by: ["status"], _count: true });
@@ -137,6 +162,7 @@ export async function measureWorkerProcesses(options: {
       databaseCpuMsPerIteration: databaseCpuMs / iterations,
       loadAverage: load,
       statuses,
+      queries: reports.map((r) => r.queries ?? {}),
     };
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
@@ -149,8 +175,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const loops = arg("loops", 200);
   const each = arg("each", 10);
   const windowMs = arg("window", 2);
+  const only = text("only");
+  const modes = only === "off" ? [0] : only === "on" ? [windowMs] : [0, windowMs];
   for (let pair = 0; pair < arg("pairs", 2); pair++) {
-    for (const groupCommitMs of [0, windowMs]) {
+    for (const groupCommitMs of modes) {
       const r = await measureWorkerProcesses({ workers, loops, each, groupCommitMs });
       console.log(
         `${workers} worker processes, ${loops} loops × ${each}, group commit ${groupCommitMs ? `${groupCommitMs} ms` : "off"}: ` +
@@ -159,6 +187,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           `${r.iterations} it. + ${r.interrupted} interrupted, ${r.agentCalls} agent calls, loops ${r.statuses}, ${r.seconds.toFixed(1)} s, ` +
           `CPU per it.: workers ${r.workerCpuMsPerIteration.toFixed(2)} ms, PostgreSQL ${r.databaseCpuMsPerIteration.toFixed(2)} ms, load ${r.loadAverage.toFixed(1)}`,
       );
+      if (countQueries) {
+        const all = new Map<string, number>();
+        for (const q of r.queries) for (const [k, n] of Object.entries(q)) all.set(k, (all.get(k) ?? 0) + n);
+        const total = [...all.values()].reduce((a, b) => a + b, 0);
+        console.log(`  statements per iteration: ${(total / r.iterations).toFixed(2)}`);
+        for (const [k, n] of [...all.entries()].sort((a, b) => b[1] - a[1]))
+          console.log(`  ${(n / r.iterations).toFixed(2).padStart(6)}  ${k}`);
+      }
     }
   }
 }

@@ -5,6 +5,7 @@
 import type { Db } from "./client";
 import { sqliteLean } from "./sqlite-lean";
 import type { Tx } from "./tx";
+import { citedByCheckpointOnPg, pgLean } from "./pg-lean";
 
 /** The newest checkpoint written after `iteration` (a retried iteration writes more than one). */
 export const checkpointAfterIteration = (db: Db, loopId: string, iteration: number) =>
@@ -33,6 +34,8 @@ export async function citedByCheckpoint(
   loopId: string,
   cites: { parts: string[]; outputRow: string | null },
 ): Promise<Cited> {
+  const pg = pgLean(db);
+  if (pg) return citedByCheckpointOnPg(pg, loopId, cites);
   const lean = sqliteLean(db);
   if (lean) {
     // Both reads at once on prepared statements (every slice restores a checkpoint first).

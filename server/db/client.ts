@@ -166,6 +166,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     stepCommit: slot ? { groupCommitMs, stats: slot.stats } : null,
     close: async () => {
       await slot?.committer?.close();
+      await slot?.pgPool?.end();
       await prisma.$disconnect();
     },
   };

@@ -3,6 +3,13 @@
 // lease expired and was taken over can no longer write.
 import type { Db } from "./client";
 import { inTransaction } from "./tx";
+import {
+  claimNextLoopsOnPg,
+  loadClaimedLoopOnPg,
+  loopsWithPendingControlsOnPg,
+  pgLean,
+  renewLeasesOnPg,
+} from "./pg-lean";
 import type { Loop } from "./generated/sqlite/client";
 import { sqliteLean } from "./sqlite-lean";
 
@@ -116,6 +123,8 @@ export async function claimNextLoops(
 ): Promise<string[]> {
   const expires = new Date(now.getTime() + ttlMs);
   if (kind === "postgresql") {
+    const lean = pgLean(db);
+    if (lean) return claimNextLoopsOnPg(lean, owner, now, expires, limit);
     const rows = await db.$queryRawUnsafe<{ id: string }[]>(
       `UPDATE "Loop" SET "leaseOwner" = $1, "leaseExpiresAt" = $2, "version" = "version" + 1
        WHERE "id" IN (
@@ -159,6 +168,8 @@ export async function claimNextLoops(
 
 /** The loop a caller already claimed in a batch, if it still holds the lease. */
 export function loadClaimedLoop(db: Db, loopId: string, owner: string): Promise<ClaimedLoop | null> {
+  const pg = pgLean(db);
+  if (pg) return loadClaimedLoopOnPg(pg, loopId, owner);
   return db.loop.findFirst({ where: { id: loopId, leaseOwner: owner }, select: CLAIMED_SELECT });
 }
 
@@ -190,6 +201,8 @@ const RENEW_PG_ONE = `UPDATE "Loop" SET "leaseExpiresAt" = $1, "lastHeartbeatAt"
 type RenewedRow = { id: string; leaseOwner: string | null };
 
 async function renewOnPostgres(db: Db, leases: readonly HeldLease[], expires: Date, now: Date) {
+  const lean = pgLean(db);
+  if (lean) return renewLeasesOnPg(lean, leases, expires, now);
   const ids = [...new Set(leases.map((l) => l.loopId))];
   const owners = [...new Set(leases.map((l) => l.owner))];
   const rows = await db.$queryRawUnsafe<RenewedRow[]>(RENEW_PG_UNLOCKED, expires, now, ids, owners);
@@ -246,7 +259,10 @@ export async function renewLeases<L extends HeldLease>(
   const ownerOf = new Map(rows.map((r) => [r.id, r.leaseOwner]));
   const lost = leases.filter((l) => ownerOf.get(l.loopId) !== l.owner);
   const keptIds = [...new Set(leases.filter((l) => ownerOf.get(l.loopId) === l.owner).map((l) => l.loopId))];
-  for (let i = 0; i < keptIds.length; i += RENEW_CHUNK) {
+  const lean = kind === "postgresql" ? pgLean(db) : null;
+  if (lean && keptIds.length)
+    for (const id of await loopsWithPendingControlsOnPg(lean, keptIds)) pendingControls.add(id);
+  for (let i = 0; !lean && i < keptIds.length; i += RENEW_CHUNK) {
     const pending = await db.controlRequest.findMany({
       where: { loopId: { in: keptIds.slice(i, i + RENEW_CHUNK) }, status: "pending" },
       select: { loopId: true },

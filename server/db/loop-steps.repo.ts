@@ -20,6 +20,7 @@ import { StaleLoopError } from "./step-errors";
 import { inTransaction, type Tx } from "./tx";
 import { insertCheckpointParts } from "./checkpoints.repo";
 import { sqliteLean } from "./sqlite-lean";
+import { checkpointByIdOnPg, markInflightOnPg, pgLean } from "./pg-lean";
 import { encodeValue } from "./step-commit-sql";
 
 export type { CheckpointRow, IterationRow, PendingControl, StepCommitResult, StepFence, StepWrite } from "./step-write";
@@ -137,6 +138,12 @@ export async function markInflight(db: Db, loopId: string, owner: string, number
     if (!row) throw new LeaseLostError(loopId);
     return row.inflightAttempt;
   }
+  const pg = pgLean(db);
+  if (pg) {
+    const attempt = await markInflightOnPg(pg, loopId, owner, number, now);
+    if (attempt === null) throw new LeaseLostError(loopId);
+    return attempt;
+  }
   return inTransaction(db, async (tx) => {
     const loop = await tx.loop.findUnique({
       where: { id: loopId },
@@ -243,6 +250,8 @@ export async function checkpointById(
   id: string,
 ): Promise<{ id: string; loopId: string; state: string; sha256: string } | null> {
   const lean = sqliteLean(db);
+  const pg = lean ? null : pgLean(db);
+  if (pg) return checkpointByIdOnPg(pg, id);
   if (!lean)
     return db.checkpoint.findUnique({ where: { id }, select: { id: true, loopId: true, state: true, sha256: true } });
   const row = await lean.run(

@@ -3,7 +3,8 @@
 // a pooled pg client. Both run a batch of step writes in one transaction, each
 // write in its own savepoint when there are several.
 import type BetterSqlite3 from "better-sqlite3";
-import pg from "pg";
+import type pg from "pg";
+import type { PgStepPool } from "./pg-step-pool";
 import type { StepDriver, StepOutcome } from "./group-commit";
 import type { SqliteConnection } from "./step-commit-slot";
 import type { StepWrite } from "./step-write";
@@ -94,12 +95,6 @@ export class SqliteStepDriver implements StepDriver {
   }
 }
 
-/** Numbers `?` placeholders for PostgreSQL (the step SQL has no literals that contain one). */
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
-
 /**
  * A batch of several loops takes all their rows' locks first, in id order, so
  * two batches that share loops (a stale holder's and a thief's, in two
@@ -115,62 +110,76 @@ const lockLoopRows = (writes: StepWrite[]): Statement => ({
   params: [[...new Set(writes.map((w) => w.loopId))]],
 });
 
-/** PostgreSQL: one pooled client per batch, statements prepared once per connection by name. */
+/** PostgreSQL: one client of the lean pool per batch, statements prepared once per connection by name. */
 export class PgStepDriver implements StepDriver {
-  private readonly pool: pg.Pool;
-  private readonly names = new Map<string, { name: string; text: string }>();
+  constructor(private readonly lean: PgStepPool) {}
 
-  constructor(url: string, max: number, guard: (client: typeof pg.Client) => typeof pg.Client) {
-    this.pool = new pg.Pool({
-      connectionString: url,
-      max,
-      keepAlive: true,
-      connectionTimeoutMillis: 10_000,
-      Client: guard(pg.Client),
-    });
-    this.pool.on("error", (error) =>
-      console.warn(`postgresql step pool error (retried on next use): ${error.message}`),
-    );
+  /**
+   * `statement`, with the transaction-control statements `heads` (simple
+   * queries: BEGIN, SAVEPOINT, RELEASE) in front of it on the same write: the
+   * lean pool's clients pipeline (pg-step-pool.ts), so they cost one round trip,
+   * not one each. Each keeps its own result and error: a failing head fails
+   * this call, and the statement behind it then runs in an aborted transaction,
+   * which fails too.
+   */
+  private async send(client: pg.PoolClient, heads: string[], statement: Statement): Promise<pg.QueryResult> {
+    if (heads.length === 0) return client.query(this.lean.named(statement));
+    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection
+      .stream;
+    stream.cork();
+    let sent: Promise<pg.QueryResult>[];
+    try {
+      sent = [client.query(heads.join("; ")), client.query(this.lean.named(statement))];
+    } finally {
+      stream.uncork();
+    }
+    return (await Promise.all(sent))[1]!;
   }
 
-  private query(client: pg.PoolClient, { sql, params }: Statement): Promise<pg.QueryResult> {
-    let named = this.names.get(sql);
-    if (!named) this.names.set(sql, (named = { name: `ralph_step_${this.names.size}`, text: numbered(sql) }));
-    return client.query({ name: named.name, text: named.text, values: params });
-  }
-
-  private async drive(client: pg.PoolClient, program: StepProgram) {
+  /** Runs a write's statements; `heads` go out with its first one. */
+  private async drive(client: pg.PoolClient, program: StepProgram, heads: string[]) {
     let next = program.next();
+    let pending = heads;
     while (!next.done) {
-      const result = await this.query(client, next.value);
+      const result = await this.send(client, pending, next.value);
+      pending = [];
       next = program.next({ changes: result.rowCount ?? 0, rows: result.rows as Record<string, unknown>[] });
     }
+    if (pending.length) await client.query(pending.join("; "));
     return next.value;
   }
 
   async runBatch(writes: StepWrite[]): Promise<StepOutcome[]> {
-    const client = await this.pool.connect();
+    const client = await this.lean.pool.connect();
     let broken: Error | undefined;
     const now = new Date();
     const alone = writes.length === 1;
     const outcomes: StepOutcome[] = [];
     try {
-      await client.query("BEGIN");
-      if (!alone) await this.query(client, lockLoopRows(writes));
+      if (alone) {
+        outcomes.push({
+          ok: true,
+          value: await this.drive(client, stepProgram("postgresql", writes[0]!, now), ["BEGIN"]),
+        });
+        await client.query("COMMIT");
+        return outcomes;
+      }
+      await this.send(client, ["BEGIN"], lockLoopRows(writes));
+      // A write's savepoint is released with the next one's creation (or the COMMIT): one round trip for both.
+      let release = false;
       for (const write of writes) {
-        if (!alone) await client.query(`SAVEPOINT ${SAVEPOINT}`);
+        const heads = [...(release ? [`RELEASE SAVEPOINT ${SAVEPOINT}`] : []), `SAVEPOINT ${SAVEPOINT}`];
+        release = false;
         try {
-          outcomes.push({ ok: true, value: await this.drive(client, stepProgram("postgresql", write, now)) });
-          if (!alone) await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+          outcomes.push({ ok: true, value: await this.drive(client, stepProgram("postgresql", write, now), heads) });
+          release = true;
         } catch (error) {
-          if (alone) throw error;
           // A connection lost here fails the whole batch (the outer catch).
-          await client.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-          await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+          await client.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}; RELEASE SAVEPOINT ${SAVEPOINT}`);
           outcomes.push({ ok: false, error });
         }
       }
-      await client.query("COMMIT");
+      await client.query(release ? `RELEASE SAVEPOINT ${SAVEPOINT}; COMMIT` : "COMMIT");
       return outcomes;
     } catch (error) {
       try {
@@ -184,7 +193,8 @@ export class PgStepDriver implements StepDriver {
     }
   }
 
+  /** The pool is the database's (pg-lean.ts shares it): it ends with the database. */
   close() {
-    return this.pool.end();
+    return Promise.resolve();
   }
 }

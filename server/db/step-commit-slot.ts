@@ -37,4 +37,6 @@ export interface StepCommitSlot {
   sqlite: () => Promise<SqliteConnection>;
   /** The committer, once built; closed with the database. */
   committer?: { close(): Promise<void> };
+  /** PostgreSQL: the lean pg pool (pg-step-pool.ts), once made; ended with the database, after the committer. */
+  pgPool?: { end(): Promise<void> };
 }
