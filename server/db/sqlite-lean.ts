@@ -3,7 +3,7 @@
 // prepares each query anew, and a Prisma query costs about a millisecond of
 // CPU), run under the lock Prisma's interactive transactions and the step
 // commit's batches take, so a read never sees a transaction's uncommitted rows
-// and a write never joins one. PostgreSQL callers keep Prisma.
+// and a write never joins one. PostgreSQL's counterparts are in pg-lean.ts.
 import type BetterSqlite3 from "better-sqlite3";
 import { stepCommitSlot, type Db } from "./client";
 import type { StepCommitSlot } from "./step-commit-slot";
