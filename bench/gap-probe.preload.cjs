@@ -5,10 +5,12 @@
 // and every event-loop stall seen by a 5 ms ticker. bench/gap-tail.ts lines
 // these up with the agent script's own stamps. Written on exit to GAP_PROBE_FILE.
 "use strict";
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload for `node --require`, outside any bundle */
 const { ChildProcess } = require("node:child_process");
 const { PerformanceObserver, monitorEventLoopDelay, performance } = require("node:perf_hooks");
 const { writeFileSync } = require("node:fs");
 
+// eslint-disable-next-line no-restricted-syntax -- the bench's own switch, in a process that is not the app's code
 const out = process.env.GAP_PROBE_FILE;
 if (out) {
   const wall = () => performance.timeOrigin + performance.now();

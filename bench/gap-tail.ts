@@ -100,11 +100,15 @@ export function printTail(phases: GapPhases[], probeFile: string) {
   const tail = sorted.slice(Math.floor(sorted.length * 0.99));
   const valid = (xs: number[]) => xs.filter(Number.isFinite);
   console.log("");
-  console.log(`the gap, phase by phase (ms): median of all ${phases.length} gaps vs median of the slowest ${tail.length}`);
+  console.log(
+    `the gap, phase by phase (ms): median of all ${phases.length} gaps vs median of the slowest ${tail.length}`,
+  );
   for (const k of KEYS) {
     const all = percentile(valid(phases.map((p) => p[k])), 50);
     const slow = percentile(valid(tail.map((p) => p[k])), 50);
-    console.log(`  ${k.padEnd(14)} all p50 ${all.toFixed(2).padStart(7)}   slowest-1% p50 ${slow.toFixed(2).padStart(7)}`);
+    console.log(
+      `  ${k.padEnd(14)} all p50 ${all.toFixed(2).padStart(7)}   slowest-1% p50 ${slow.toFixed(2).padStart(7)}`,
+    );
   }
   console.log("  slowest gaps, each phase:");
   for (const p of tail.slice(-10))

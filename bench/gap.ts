@@ -42,7 +42,9 @@ if (!args.includes("--e2e-only")) {
 if (!args.includes("--breakdown-only")) {
   console.error(`… end-to-end gap through next start (${iterations} iterations)`);
   const port = Number(flag("--port") ?? 3291);
-  const probeFile = args.includes("--probe") ? join(mkdtempSync(join(tmpdir(), "ralph-gap-probe-")), "probe.jsonl") : null;
+  const probeFile = args.includes("--probe")
+    ? join(mkdtempSync(join(tmpdir(), "ralph-gap-probe-")), "probe.jsonl")
+    : null;
   const gap = await measureEndToEndGap(root, {
     iterations,
     port,
