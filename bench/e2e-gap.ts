@@ -98,12 +98,14 @@ export interface GapFigures {
   helperRssMb: number | null;
   /** CPU profiles of the server, when asked for. */
   profiles: string[];
+  /** The agent script's own (start, end) stamps, wall ms, in call order. */
+  calls: { start: number; end: number }[];
 }
 
 /** Null when the app is not built. `profileDir`: run the server with --cpu-prof into it. */
 export async function measureEndToEndGap(
   root: string,
-  opts: { port?: number; iterations?: number; profileDir?: string } = {},
+  opts: { port?: number; iterations?: number; profileDir?: string; probeFile?: string } = {},
 ): Promise<GapFigures | null> {
   if (!existsSync(join(root, ".next", "BUILD_ID"))) return null;
   const port = opts.port ?? 3291;
@@ -116,6 +118,8 @@ export async function measureEndToEndGap(
     process.execPath,
     [
       ...(opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`] : []),
+      // Timestamps of the server's own phases, for bench/gap-tail.ts.
+      ...(opts.probeFile ? ["--require", join(root, "bench/gap-probe.preload.cjs")] : []),
       join(root, "node_modules/next/dist/bin/next"),
       "start",
       "-p",
@@ -136,6 +140,7 @@ export async function measureEndToEndGap(
         RALPH_WORKSPACE_ROOTS: tmpdir(),
         RALPH_ADMIN_EMAIL: ADMIN.email,
         RALPH_ADMIN_PASSWORD: ADMIN.password,
+        ...(opts.probeFile ? { GAP_PROBE_FILE: opts.probeFile } : {}),
       },
     },
   );
@@ -162,12 +167,20 @@ export async function measureEndToEndGap(
       },
     });
     const id = String(loop.id);
+    // Watch the agent's own stamps rather than ask the server 4 times a second: a loop-page query is
+    // tens of ms of the server's main thread, which would land in some gaps as a tail the runtime
+    // does not cause. The server is asked once, at the end.
+    await until(
+      async () => existsSync(stampFile) && readStamps(stampFile).length >= iterations,
+      30 * 60_000,
+      "the agent's last call",
+    );
     await until(
       async () => {
         const d = await call(api, base, "loops.byId", { id }, true);
         return (d.loop as { isTerminal: boolean }).isTerminal;
       },
-      30 * 60_000,
+      60_000,
       "the loop to finish",
     );
     const seconds = (performance.now() - started) / 1000;
@@ -197,6 +210,7 @@ export async function measureEndToEndGap(
       serverRssMb,
       helperRssMb,
       profiles: [],
+      calls,
     };
   } finally {
     await api.dispose();

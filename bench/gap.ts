@@ -1,6 +1,11 @@
 // npm run bench:gap: the per-iteration gap alone: where it goes (in this
 // process, SQLite) and what it is through the built app under `next start`.
-// `-- --profile <dir>` writes a CPU profile of the server into <dir>.
+// `-- --profile <dir>` writes a CPU profile of the server into <dir>; `-- --probe`
+// also times the server's phases of every gap and prints the slowest 1% against
+// the median (bench/gap-tail.ts).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
@@ -8,6 +13,7 @@ import { getEnv } from "../server/env";
 import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap, profilesIn } from "./e2e-gap";
 import { printGap } from "./gap-report";
+import { gapPhases, printTail } from "./gap-tail";
 import { measureStepCommit, printStepCommit } from "./step-commit-bench";
 
 const args = process.argv.slice(2);
@@ -36,8 +42,17 @@ if (!args.includes("--e2e-only")) {
 if (!args.includes("--breakdown-only")) {
   console.error(`… end-to-end gap through next start (${iterations} iterations)`);
   const port = Number(flag("--port") ?? 3291);
-  const gap = await measureEndToEndGap(root, { iterations, port, ...(profileDir ? { profileDir } : {}) });
+  const probeFile = args.includes("--probe")
+    ? join(mkdtempSync(join(tmpdir(), "ralph-gap-probe-")), "probe.jsonl")
+    : null;
+  const gap = await measureEndToEndGap(root, {
+    iterations,
+    port,
+    ...(profileDir ? { profileDir } : {}),
+    ...(probeFile ? { probeFile } : {}),
+  });
   printGap.endToEnd(gap);
+  if (gap && probeFile) printTail(gapPhases(gap.calls, probeFile), probeFile);
   if (profileDir) console.log(`CPU profiles: ${profilesIn(profileDir).join(", ")}`);
 }
 process.exit(0);

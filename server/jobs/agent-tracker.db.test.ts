@@ -1,5 +1,6 @@
 // The in-flight agent record: deferred so an agent that is done at once costs
-// at most one write (its spend), written for one that keeps running.
+// no write once its step is committed, written for one that keeps running or
+// whose step is late.
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { waitFor } from "../../test/runtime-harness";
@@ -42,14 +43,28 @@ describeEachProvider("agent tracker", ({ db }) => {
     expect(await stored()).toEqual({ group, spend });
   });
 
-  it("one done at once writes its spend once, with its group; one that reported none writes nothing", async () => {
+  it("one done at once writes nothing once its step moved on; its spend is written if the step is late", async () => {
+    // The step committed (the in-flight iteration moved on) before the delay ran out: nothing is written.
     const { id, stored } = await claimedLoop();
-    const tracker = createAgentTracker(db().prisma, id, "owner", 5_000);
+    const tracker = createAgentTracker(db().prisma, id, "owner", 1_000);
     tracker.started(id, 1, group);
     tracker.spent(id, 1, spend);
     tracker.finished?.(id, 1);
-    await waitFor(stored, (a) => a !== null, 10_000);
-    expect(await stored()).toEqual({ group, spend });
+    await markInflight(db().prisma, id, "owner", 2, new Date());
+    tracker.started(id, 2, group);
+    tracker.finished?.(id, 2);
+    await sleep(1_300);
+    expect(await stored()).toBeNull();
+
+    // No step commit within the delay (a crash would lose it): the spend is written, with its group.
+    const late = await claimedLoop();
+    const slow = createAgentTracker(db().prisma, late.id, "owner", 30);
+    slow.started(late.id, 1, group);
+    slow.spent(late.id, 1, spend);
+    slow.finished?.(late.id, 1);
+    expect(await late.stored()).toBeNull();
+    await waitFor(late.stored, (a) => a !== null, 10_000);
+    expect(await late.stored()).toEqual({ group, spend });
 
     const quiet = await claimedLoop();
     const second = createAgentTracker(db().prisma, quiet.id, "owner", 20);

@@ -3,11 +3,15 @@
 // the loop row, so the next owner can reap it and count it after a crash.
 //
 // The first record of an iteration waits RECORD_DELAY_MS: an agent that is
-// done by then needs no reaping (its lifeline already killed the group), so
-// an agent that answers at once costs one write (its spend) or none instead
-// of two durable commits in the gap between iterations. While a process runs,
-// its lifeline pipe is what kills the group if this server dies; the record
-// is the next owner's second line of defence.
+// done by then needs no reaping (its lifeline already killed the group), and
+// the spend it printed is kept by the step commit that normally lands within
+// that time, so an agent that answers at once costs no write at all (a durable
+// commit is an fsync on the server's main thread, in the gap between
+// iterations). The spend of such an agent is written only if the step has not
+// been committed RECORD_DELAY_MS after the agent started: a crash in that window
+// loses it, as it loses the spend of any agent in its first RECORD_DELAY_MS.
+// While a process runs, its lifeline pipe is what kills the group if this
+// server dies; the record is the next owner's second line of defence.
 import type { AgentTracker } from "../agents/deps";
 import type { Db } from "../db/client";
 import { recordInflightAgent, type InflightAgent } from "../db/agent-runs.repo";
@@ -49,9 +53,12 @@ export function createAgentTracker(prisma: Db, loopId: string, owner: string, de
     },
     finished(id, iteration) {
       if (id !== loopId || current?.iteration !== iteration || current.written) return;
-      // The group is gone; what it spent is still written, so a crash before the step commit keeps it.
-      if (current.agent.spend) flush();
-      else clearTimeout(current.timer);
+      // The group is gone. What it spent waits for the pending timer: the next iteration's start
+      // (after this one's step commit) cancels it; a step that takes longer has it written.
+      if (!current.agent.spend) {
+        clearTimeout(current.timer);
+        current.timer = undefined;
+      }
     },
   };
 }
