@@ -4,7 +4,7 @@
 // of CPU in the worker (sqlite-lean.ts is SQLite's counterpart). Each runs on
 // its own, committed at once, exactly as the Prisma query it replaces did.
 import type { Db } from "./client";
-import { Prisma, type Loop } from "./generated/sqlite/client";
+import type { Loop } from "./generated/sqlite/client";
 import { pgStepPool, type PgStepPool } from "./pg-step-pool";
 
 export type PgLean = PgStepPool;
@@ -48,26 +48,14 @@ export async function checkpointByIdOnPg(lean: PgLean, id: string) {
   return rows[0] ?? null;
 }
 
-/** Loop columns Prisma reads as DateTime: sent back as timestamptz, which pg turns into the right Date. */
-const LOOP_DATES = new Set([
-  "leaseExpiresAt",
-  "inflightStartedAt",
-  "nextRunAt",
-  "lastHeartbeatAt",
-  "lastActivityAt",
-  "createdAt",
-  "updatedAt",
-  "startedAt",
-  "finishedAt",
-]);
-const LOOP_COLUMNS = Object.values(Prisma.LoopScalarFieldEnum)
-  .map((c) => (LOOP_DATES.has(c) ? `("${c}" AT TIME ZONE 'UTC') AS "${c}"` : `"${c}"`))
-  .join(", ");
+/** What the runtime reads of a loop it claimed (loop-lease.repo's CLAIMED_SELECT): the rest is in its checkpoint. */
+export type ClaimedLoopRow = Pick<Loop, "id" | "goal" | "agentKind" | "config" | "checkpointId" | "inflightIteration">;
 
-/** The loop a worker claimed, if it still holds the lease: the row as Prisma's findFirst returns it. */
-export async function loadClaimedLoopOnPg(lean: PgLean, loopId: string, owner: string): Promise<Loop | null> {
-  const { rows } = await lean.run<Loop>({
-    sql: `SELECT ${LOOP_COLUMNS} FROM "Loop" WHERE "id" = ? AND "leaseOwner" = ?`,
+/** The loop a worker claimed, if it still holds the lease: those columns as Prisma's findFirst returns them. */
+export async function loadClaimedLoopOnPg(lean: PgLean, loopId: string, owner: string): Promise<ClaimedLoopRow | null> {
+  const { rows } = await lean.run<ClaimedLoopRow>({
+    sql: `SELECT "id", "goal", "agentKind", "config", "checkpointId", "inflightIteration"
+      FROM "Loop" WHERE "id" = ? AND "leaseOwner" = ?`,
     params: [loopId, owner],
   });
   return rows[0] ?? null;

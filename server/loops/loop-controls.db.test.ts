@@ -277,7 +277,8 @@ describeEachProvider("controls, exactly once", ({ db }) => {
   });
 
   it("a checkpoint written now restores after a snapshot version bump with a new config field, and the loop goes on", async () => {
-    setup(agentTaking(() => 1));
+    // Slow enough that the interrupt lands before the third iteration ends (a 1 ms agent sometimes finished first).
+    setup(agentTaking(() => 500));
     const id = await start({ stop: { maxIterations: 3, noProgressIterations: 0 } });
     await send(id, { kind: "interrupt" });
     await statusIs(id, "paused");
