@@ -58,21 +58,24 @@ function LiveIterationCard({ view }: { view: LiveView }) {
   const [follow, setFollow] = useState(true);
   const tail = useRef<HTMLPreElement>(null);
   const card = useRef<HTMLElement>(null);
+  // Whether the browser skips the card (content-visibility, scrolled away), from its own event:
+  // asking (checkVisibility) made it compute the page's style and layout on every new line.
+  const skipped = useRef(false);
   useEffect(() => {
     const pre = tail.current;
     // Skipped off-screen, reading its height would lay it out again: it catches up when shown (below).
-    if (!follow || !pre || pre.checkVisibility?.({ contentVisibilityAuto: true }) === false) return;
+    if (!follow || !pre || skipped.current) return;
     pre.scrollTop = pre.scrollHeight;
   }, [follow, view.lastEventId]);
   useEffect(() => {
     const el = card.current;
-    if (!el || !follow) return;
-    const shown = (e: Event) => {
-      if (!(e as Event & { skipped?: boolean }).skipped && tail.current)
-        tail.current.scrollTop = tail.current.scrollHeight;
+    if (!el) return;
+    const changed = (e: Event) => {
+      skipped.current = !!(e as Event & { skipped?: boolean }).skipped;
+      if (!skipped.current && follow && tail.current) tail.current.scrollTop = tail.current.scrollHeight;
     };
-    el.addEventListener("contentvisibilityautostatechange", shown);
-    return () => el.removeEventListener("contentvisibilityautostatechange", shown);
+    el.addEventListener("contentvisibilityautostatechange", changed);
+    return () => el.removeEventListener("contentvisibilityautostatechange", changed);
   }, [follow]);
 
   return (

@@ -67,4 +67,29 @@ describe("LiveDispatcher", () => {
     vi.advanceTimersByTime(1000);
     expect(client.invalidateQueries).toHaveBeenCalledTimes(1);
   });
+
+  it("holds deferred events for the next whole second, and hands them over first when another event comes", () => {
+    vi.setSystemTime(10_250);
+    const client = { isFetching: vi.fn(() => 0), invalidateQueries: vi.fn(async () => undefined) };
+    const seen: string[] = [];
+    const d = new LiveDispatcher<{ type: string }>(client);
+    d.configure(
+      [],
+      (e) => seen.push(e.type),
+      (e) => e.type !== "status_changed",
+    );
+    d.handle({ type: "iteration_live" });
+    d.handle({ type: "iteration_finished" });
+    vi.advanceTimersByTime(700);
+    expect(seen).toEqual([]);
+    vi.advanceTimersByTime(50);
+    expect(seen).toEqual(["iteration_live", "iteration_finished"]);
+    d.handle({ type: "iteration_started" });
+    d.handle({ type: "status_changed" });
+    expect(seen).toEqual(["iteration_live", "iteration_finished", "iteration_started", "status_changed"]);
+    d.handle({ type: "iteration_live" });
+    d.dispose();
+    vi.advanceTimersByTime(2000);
+    expect(seen).toHaveLength(4);
+  });
 });

@@ -18,17 +18,20 @@ export function useLiveEvents({
   loopId,
   refresh,
   onEvent,
+  defer,
 }: {
   loopId?: string;
   refresh: LiveRefresh[];
   onEvent?: (event: LiveEvent) => void;
+  /** Routine events, handled together on the page's next beat (see live-dispatcher.ts). */
+  defer?: (event: LiveEvent) => boolean;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [dispatcher] = useState(() => new LiveDispatcher<LiveEvent>(queryClient));
 
   useEffect(() => {
-    dispatcher.configure(refresh, onEvent);
+    dispatcher.configure(refresh, onEvent, defer);
   });
   useEffect(() => () => dispatcher.dispose(), [dispatcher]);
 

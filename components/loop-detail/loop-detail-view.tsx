@@ -24,6 +24,7 @@ import { availabilityOf, type ControlName } from "./control-names";
 import { IterationTimeline } from "./iterations/iteration-timeline";
 import { LiveIterationPanel } from "@/components/live-iteration/live-iteration-panel";
 import { LiveIterationCache, notLiveRow } from "@/components/live-iteration/live-cache";
+import { LIVE_EVENT_TYPE } from "@/components/live-iteration/live-fold";
 import { foldAlarmRaised, foldIterationFinished } from "@/components/live/loop-detail-fold";
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
@@ -54,6 +55,15 @@ const ROUTINE = new Set(["iteration_started", "checkpoint_created"]);
 const isRoutine = (e: LiveEvent, status: string | undefined, folded: WeakSet<LiveEvent>) =>
   folded.has(e) || (status === "running" && ROUTINE.has(e.type));
 const SLOW_REFRESH_MS = 10_000;
+/**
+ * What a running loop streams every second or so and nobody needs sooner
+ * than the next whole second: output rows, its steps, an iteration's end and
+ * the next one's start. They are handled on the page's beat (pulse.ts),
+ * together with the clock texts, so a running page draws about one frame a
+ * second instead of one per event. Status changes, alarms, controls and
+ * halts still show at once (and hand over the routine ones before them).
+ */
+const BEAT_EVENTS = new Set([LIVE_EVENT_TYPE, "iteration_finished", ...ROUTINE, ...NOT_IN_LOOP]);
 // Memoised: a refetch of the loop that did not touch its iterations redraws none of them.
 const Timeline = memo(IterationTimeline);
 const LivePanel = memo(LiveIterationPanel);
@@ -123,6 +133,7 @@ export function LoopDetailView({ id }: { id: string }) {
   const stream = useLiveEvents({
     loopId: id,
     onEvent,
+    defer: (e) => BEAT_EVENTS.has(e.type) && cachedStatus() === "running",
     refresh: [
       {
         filters: [trpc.loops.byId.queryFilter({ id })],
@@ -268,7 +279,7 @@ export function LoopDetailView({ id }: { id: string }) {
             content: (
               <>
                 <LivePanel loopId={id} inFlight={d.loop.status === "running"} />
-                <Timeline loopId={id} handoffs={handoffs} />
+                <Timeline loopId={id} handoffs={handoffs} live={d.loop.status === "running"} />
               </>
             ),
           },
