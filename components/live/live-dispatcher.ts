@@ -8,7 +8,19 @@
 // one frame with the clock; any other event first hands over those waiting,
 // so the view always sees the events in order.
 import { notifyManager, type QueryClient, type QueryFilters } from "@tanstack/react-query";
-import { atNextBeat } from "@/components/shared/pulse";
+import { atNextBeat, inBeat } from "@/components/shared/pulse";
+
+let notifyInstalled = false;
+/**
+ * Query caches written on the beat tell their views in the beat's own task
+ * (a microtask) rather than in a timer of their own, which drew a second frame
+ * a few ms after the clock's. At any other time: the library's default.
+ */
+function notifyWithinBeat() {
+  if (notifyInstalled || typeof window === "undefined") return;
+  notifyInstalled = true;
+  notifyManager.setScheduler((notify) => (inBeat() ? queueMicrotask(notify) : setTimeout(notify, 0)));
+}
 
 export interface RefreshRule<E> {
   filters: QueryFilters[];
@@ -26,7 +38,9 @@ export class LiveDispatcher<E> {
   private waiting: E[] = [];
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: Client) {
+    notifyWithinBeat();
+  }
 
   configure(rules: RefreshRule<E>[], listener?: (event: E) => void, defer?: (event: E) => boolean) {
     this.rules = rules;

@@ -3,6 +3,7 @@
 // refetch answering between two beats is drawn on the next one, in the same
 // frame as the clock texts and the live output. Off, it follows at once.
 import { useEffect, useState } from "react";
+import { flushSync } from "react-dom";
 import { atNextBeat } from "@/components/shared/pulse";
 
 export function useBeatValue<T>(value: T, on: boolean): T {
@@ -10,7 +11,8 @@ export function useBeatValue<T>(value: T, on: boolean): T {
   useEffect(() => {
     if (!on || Object.is(value, shown)) return;
     let current = true;
-    atNextBeat(() => current && setShown(value));
+    // Drawn within the beat's task (a plain update would render in a task, and a frame, of its own).
+    atNextBeat(() => current && flushSync(() => setShown(value)));
     return () => {
       current = false;
     };

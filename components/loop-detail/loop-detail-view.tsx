@@ -29,7 +29,7 @@ import { foldAlarmRaised, foldIterationFinished } from "@/components/live/loop-d
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
 import { QuestionPanel } from "./question-panel";
-import { ForkDialog, LimitsDialog, ShareDialog } from "./lazy-dialogs";
+import { ForkDialog, LimitsDialog, preloadDialogs, preloadDialogsWhenSettled, ShareDialog } from "./lazy-dialogs";
 import { ignoreKey, SHORTCUTS } from "./shortcuts";
 import { ShortcutsHelp } from "./shortcuts-help";
 import { ConfirmShortcutDialog } from "./confirm-shortcut-dialog";
@@ -93,6 +93,7 @@ export function LoopDetailView({ id }: { id: string }) {
   // Iteration ends the cache took from the event itself (the refresh rules below ask).
   const [folded] = useState(() => new WeakSet<LiveEvent>());
   useEffect(() => () => liveRows.dispose(), [liveRows]);
+  useEffect(() => preloadDialogsWhenSettled(), []);
   const onEvent = useCallback(
     (e: LiveEvent) => {
       if (liveRows.apply(trpc.loops.live.queryKey({ id }), e)) return;
@@ -248,15 +249,17 @@ export function LoopDetailView({ id }: { id: string }) {
         </div>
       )}
       <QuestionPanel detail={d} />
-      <Controls
-        availability={availability}
-        isPending={controls.isPending}
-        onControl={trigger}
-        onHelp={onHelp}
-        loopId={id}
-        showStart={d.loop.status === "draft"}
-        waitingForLimit={d.loop.status === "waiting_for_limit"}
-      />
+      <div onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
+        <Controls
+          availability={availability}
+          isPending={controls.isPending}
+          onControl={trigger}
+          onHelp={onHelp}
+          loopId={id}
+          showStart={d.loop.status === "draft"}
+          waitingForLimit={d.loop.status === "waiting_for_limit"}
+        />
+      </div>
       <LoopCharts
         loopId={id}
         series={d.series}

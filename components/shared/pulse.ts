@@ -32,6 +32,9 @@ function beat() {
   }
 }
 
+/** True while the beat's jobs run (a cache write made then can be drawn in the beat's own frame). */
+export const inBeat = () => beating;
+
 /** Runs `job` once, on the next beat. */
 export function atNextBeat(job: Job) {
   once.push(job);
