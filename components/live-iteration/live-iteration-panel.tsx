@@ -32,15 +32,23 @@ export function LiveIterationPanel({ loopId, inFlight }: { loopId: string; inFli
   const trpc = useTRPC();
   const live = useQuery({ ...trpc.loops.live.queryOptions({ id: loopId }), enabled: inFlight });
   if (!inFlight || !live.data) return null;
-  return <LiveIterationCard view={live.data} />;
+  return <LiveIterationCard view={live.data} serverNow={live.dataUpdatedAt} />;
 }
 
 /** The clock texts on their own, so the card (and its output) does not re-render every second. */
-function LiveClock({ view }: { view: Pick<LiveView, "startedAt" | "outputAt" | "heartbeatAt"> }) {
+function LiveClock({
+  view,
+  serverNow,
+}: {
+  view: Pick<LiveView, "startedAt" | "outputAt" | "heartbeatAt">;
+  /** When the server read the view: the time the server's HTML (and hydration) shows. */
+  serverNow: number;
+}) {
   const { startedAt, outputAt, heartbeatAt } = view;
-  const elapsed = useNowText((now) => `running · ${formatDuration(now.getTime() - startedAt)}`);
+  const elapsed = useNowText((now) => `running · ${formatDuration(now.getTime() - startedAt)}`, serverNow);
   const heard = useNowText(
     (now) => `last output ${ago(outputAt, now.getTime())} · heartbeat ${ago(heartbeatAt, now.getTime())}`,
+    serverNow,
   );
   return (
     <>
@@ -54,7 +62,7 @@ function LiveClock({ view }: { view: Pick<LiveView, "startedAt" | "outputAt" | "
   );
 }
 
-function LiveIterationCard({ view }: { view: LiveView }) {
+function LiveIterationCard({ view, serverNow }: { view: LiveView; serverNow: number }) {
   const [follow, setFollow] = useState(true);
   const tail = useRef<HTMLPreElement>(null);
   const card = useRef<HTMLElement>(null);
@@ -93,7 +101,7 @@ function LiveIterationCard({ view }: { view: LiveView }) {
           {PHASES[view.phase] ?? view.phase}
         </Badge>
         <Badge tone={HEALTH_TONE[view.health] ?? "neutral"}>{view.health}</Badge>
-        <LiveClock view={view} />
+        <LiveClock view={view} serverNow={serverNow} />
       </div>
       {view.interventions.length > 0 && (
         <ul className="mt-2 space-y-1" data-testid="live-interventions">

@@ -4,7 +4,7 @@
 // refreshed through a LiveDispatcher, coalesced per rule.
 import { useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
 import { useTRPC } from "@/lib/trpc/client";
@@ -19,8 +19,14 @@ export function useLiveEvents({
   refresh,
   onEvent,
   defer,
+  since,
 }: {
   loopId?: string;
+  /**
+   * The newest event the page's data already reflects (read before it): the stream
+   * replays what came after it, so its first start refetches nothing.
+   */
+  since?: number | null;
   refresh: LiveRefresh[];
   onEvent?: (event: LiveEvent) => void;
   /** Routine events, handled together on the page's next beat (see live-dispatcher.ts). */
@@ -35,9 +41,18 @@ export function useLiveEvents({
   });
   useEffect(() => () => dispatcher.dispose(), [dispatcher]);
 
+  // The first value only: a later one would restart the stream.
+  const [from] = useState(since);
+  const resumed = useRef(false);
+  const input = loopId ? { loopId, ...(from ? { lastEventId: String(from) } : {}) } : {};
   const subscription = useSubscription(
-    trpc.events.stream.subscriptionOptions(loopId ? { loopId } : {}, {
-      onStarted: () => dispatcher.started(),
+    trpc.events.stream.subscriptionOptions(input, {
+      onStarted: () => {
+        // Resumed from the page's own event: the replay brings what it missed, nothing to re-read.
+        // A reconnect refetches as before.
+        if (from && !resumed.current) resumed.current = true;
+        else dispatcher.started();
+      },
       onData: (tracked) => dispatcher.handle(((tracked as { data?: unknown }).data ?? tracked) as LiveEvent),
     }),
   );

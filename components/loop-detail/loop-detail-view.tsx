@@ -77,7 +77,8 @@ function useSameMap<K, V>(map: Map<K, V>): Map<K, V> {
   return useMemo(() => new Map(JSON.parse(key) as [K, V][]), [key]);
 }
 
-export function LoopDetailView({ id }: { id: string }) {
+/** `since`: the newest event the server's prefetched data reflects (the stream resumes after it). */
+export function LoopDetailView({ id, since = null }: { id: string; since?: number | null }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.loops.byId.queryOptions({ id }));
   const me = useQuery(trpc.auth.me.queryOptions());
@@ -133,6 +134,7 @@ export function LoopDetailView({ id }: { id: string }) {
   const cachedStatus = () => queryClient.getQueryData(trpc.loops.byId.queryKey({ id }))?.loop.status;
   const stream = useLiveEvents({
     loopId: id,
+    since,
     onEvent,
     defer: (e) => BEAT_EVENTS.has(e.type) && cachedStatus() === "running",
     refresh: [
