@@ -1,8 +1,9 @@
 // Streamed live rows go straight into the `loops.live` query's cache, with no
 // refetch per batch. Rows are folded in on the page's next beat (pulse.ts,
-// whole seconds), all that arrived since together: one redraw of the output
-// a second at most, in the same frame as the clock texts, instead of one per
-// row. An iteration's end clears the view on the same beat.
+// half seconds), all that arrived since together: one redraw of the output
+// per beat at most, in the same frame as the clock texts and the iteration's
+// other news, instead of one per row. An iteration's end clears the view on
+// the same beat.
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { atNextBeat } from "@/components/shared/pulse";
 import { foldLiveEvent, LIVE_EVENT_TYPE, type LiveView } from "./live-fold";

@@ -68,8 +68,8 @@ describe("LiveDispatcher", () => {
     expect(client.invalidateQueries).toHaveBeenCalledTimes(1);
   });
 
-  it("holds deferred events for the next whole second, and hands them over first when another event comes", () => {
-    vi.setSystemTime(10_250);
+  it("holds deferred events for the next beat, and hands them over first when another event comes", () => {
+    vi.setSystemTime(10_050);
     const client = { isFetching: vi.fn(() => 0), invalidateQueries: vi.fn(async () => undefined) };
     const seen: string[] = [];
     const d = new LiveDispatcher<{ type: string }>(client);
@@ -80,9 +80,9 @@ describe("LiveDispatcher", () => {
     );
     d.handle({ type: "iteration_live" });
     d.handle({ type: "iteration_finished" });
-    vi.advanceTimersByTime(700);
+    vi.advanceTimersByTime(400);
     expect(seen).toEqual([]);
-    vi.advanceTimersByTime(50);
+    vi.advanceTimersByTime(60);
     expect(seen).toEqual(["iteration_live", "iteration_finished"]);
     d.handle({ type: "iteration_started" });
     d.handle({ type: "status_changed" });

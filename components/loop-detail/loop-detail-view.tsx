@@ -57,9 +57,9 @@ const isRoutine = (e: LiveEvent, status: string | undefined, folded: WeakSet<Liv
 const SLOW_REFRESH_MS = 10_000;
 /**
  * What a running loop streams every second or so and nobody needs sooner
- * than the next whole second: output rows, its steps, an iteration's end and
+ * than the next half second: output rows, its steps, an iteration's end and
  * the next one's start. They are handled on the page's beat (pulse.ts),
- * together with the clock texts, so a running page draws about one frame a
+ * together with the clock texts, so a running page draws a frame or two a
  * second instead of one per event. Status changes, alarms, controls and
  * halts still show at once (and hand over the routine ones before them).
  */

@@ -7,10 +7,10 @@
 // useNowText is the cheap form: the component re-renders only when the text
 // changes ("3 min ago" once a minute), not on every tick; a page left open
 // for hours then does next to nothing while it idles. The tick is the shared
-// beat (pulse.ts), on whole seconds, so it shares its frame with the page's
+// beat's whole seconds (pulse.ts), so it shares its frame with the page's
 // other unhurried updates.
 import { createContext, useContext, useMemo, useSyncExternalStore } from "react";
-import { onEveryBeat } from "./pulse";
+import { onEverySecond } from "./pulse";
 
 /**
  * The time the server rendered with, for leaves deep in a server-rendered
@@ -26,7 +26,7 @@ function subscribe(listener: () => void) {
   listeners.add(listener);
   if (!timer) {
     current = Date.now();
-    timer = onEveryBeat(() => {
+    timer = onEverySecond(() => {
       current = Date.now();
       listeners.forEach((l) => l());
     });
