@@ -58,6 +58,18 @@ describe("LiveDispatcher", () => {
     expect(client.invalidateQueries).toHaveBeenCalledTimes(2);
   });
 
+  it("skips the first start when the stream resumes after the view's own data, not a later one", () => {
+    const client = { isFetching: vi.fn(() => 0), invalidateQueries: vi.fn(async () => undefined) };
+    const d = new LiveDispatcher<{ type: string }>(client, { replaysFirstStart: true });
+    d.configure([{ filters: [{ queryKey: ["detail"] }], delayMs: 100 }]);
+    d.started();
+    vi.advanceTimersByTime(200);
+    expect(client.invalidateQueries).not.toHaveBeenCalled();
+    d.started();
+    vi.advanceTimersByTime(200);
+    expect(client.invalidateQueries).toHaveBeenCalledTimes(1);
+  });
+
   it("arms again after firing and stops on dispose", () => {
     const { client, d } = setup();
     d.handle({ type: "a" });

@@ -38,7 +38,14 @@ export class LiveDispatcher<E> {
   private waiting: E[] = [];
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly client: Client) {
+  private skipStart: boolean;
+
+  /** `replaysFirstStart`: the stream's first start resumes after the view's own data (it replays what that missed). */
+  constructor(
+    private readonly client: Client,
+    { replaysFirstStart = false } = {},
+  ) {
+    this.skipStart = replaysFirstStart;
     notifyWithinBeat();
   }
 
@@ -79,6 +86,7 @@ export class LiveDispatcher<E> {
    * adds at most one more refetch per rule.
    */
   started() {
+    if (this.skipStart) return void (this.skipStart = false);
     this.rules.forEach((_, i) => this.arm(i));
   }
 

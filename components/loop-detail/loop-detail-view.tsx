@@ -8,7 +8,7 @@ import { handoffTriggers } from "@/lib/charts/score-chart";
 import { useTRPC } from "@/lib/trpc/client";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { LoopStatusAnnouncer } from "@/components/loops/status-announcer";
-import { useLiveEvents, type LiveEvent } from "@/components/live/use-live-events";
+import { useLiveEvents, type LiveEvent, type LiveSince } from "@/components/live/use-live-events";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -77,8 +77,8 @@ function useSameMap<K, V>(map: Map<K, V>): Map<K, V> {
   return useMemo(() => new Map(JSON.parse(key) as [K, V][]), [key]);
 }
 
-/** `since`: the newest event the server's prefetched data reflects (the stream resumes after it). */
-export function LoopDetailView({ id, since = null }: { id: string; since?: number | null }) {
+/** `since`: the newest event the server's prefetched data reflects, and when (the stream resumes after it). */
+export function LoopDetailView({ id, since = null }: { id: string; since?: LiveSince | null }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.loops.byId.queryOptions({ id }));
   const me = useQuery(trpc.auth.me.queryOptions());

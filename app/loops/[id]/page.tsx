@@ -17,10 +17,11 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   }
 }
 
-async function newestEventId(id: string): Promise<number | null> {
+async function newestEventId(id: string): Promise<{ id: number; at: number } | null> {
   try {
+    const at = Date.now();
     const { items } = await (await serverCaller()).events.list({ loopId: id, limit: 1 });
-    return items[0]?.id ?? null;
+    return items[0] ? { id: items[0].id, at } : null;
   } catch {
     // Not found or not allowed: the page says which; its stream (if any) starts from now.
     return null;
