@@ -64,7 +64,9 @@ test("state-changing keys confirm, pressed controls keep focus, status changes a
   await expectStatus(page, "running");
   await expect(announcer(page)).toHaveAttribute("aria-live", "polite");
 
-  // `i` asks first; Escape leaves the loop running.
+  // `i` asks first; Escape leaves the loop running. The button names its key once the key works
+  // (the page has hydrated and listens): a key pressed before then was lost under a loaded CI.
+  await expect(toolbarButton(page, "Interrupt")).toHaveAttribute("aria-keyshortcuts", "i");
   await page.keyboard.press("i");
   const confirm = page.getByRole("dialog", { name: /^Interrupt/ });
   await expect(confirm.getByRole("button", { name: /^Interrupt/ })).toBeFocused();
@@ -80,7 +82,9 @@ test("state-changing keys confirm, pressed controls keep focus, status changes a
   await expectStatus(page, "paused", 60_000);
   await expect(announcer(page)).toHaveText(/^Loop paused after iteration \d+$/);
 
-  // `r` confirmed with Enter resumes.
+  // `r` confirmed with Enter resumes. The announcement follows the stream; Resume is allowed once
+  // the loop's next read says so (a key pressed in between does nothing, by design).
+  await expect(toolbarButton(page, "Resume")).toBeVisible();
   await page.keyboard.press("r");
   await expect(page.getByRole("dialog", { name: /^Resume/ })).toBeVisible();
   await page.keyboard.press("Enter");

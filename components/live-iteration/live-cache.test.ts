@@ -34,7 +34,7 @@ describe("LiveIterationCache", () => {
     expect(cache.apply(key, row(1, ["one"]))).toBe(true);
     expect(cache.apply(key, row(2, ["two"]))).toBe(true);
     expect(client.getQueryData(key)).toBeUndefined();
-    vi.advanceTimersByTime(250);
+    vi.advanceTimersByTime(1000);
     expect(writes).toHaveBeenCalledTimes(1);
     expect(client.getQueryData<LiveView>(key)).toMatchObject({ lines: ["one", "two"], lastEventId: 2 });
   });
@@ -45,7 +45,24 @@ describe("LiveIterationCache", () => {
     expect(cache.apply(key, { id: 3, type: "scored", payload: {} })).toBe(false);
     cache.apply(key, row(4, ["late"]));
     expect(cache.apply(key, { id: 5, type: "iteration_finished", payload: {} })).toBe(false);
-    vi.advanceTimersByTime(250);
+    vi.advanceTimersByTime(1000);
     expect(client.getQueryData(key)).toBeNull();
+  });
+
+  it("applies on the beat: an end and the next iteration's first row in one write, nothing before", () => {
+    const client = new QueryClient();
+    const writes = vi.spyOn(client, "setQueryData");
+    const cache = new LiveIterationCache(client);
+    cache.apply(key, row(1, ["one"]));
+    vi.advanceTimersByTime(1000);
+    expect(client.getQueryData<LiveView>(key)).toMatchObject({ iteration: 1, lines: ["one"] });
+    cache.apply(key, { id: 2, type: "iteration_finished", payload: {} });
+    const next = row(3, ["fresh"]);
+    next.payload.iteration = 2;
+    cache.apply(key, next);
+    expect(client.getQueryData<LiveView>(key)).toMatchObject({ iteration: 1 });
+    vi.advanceTimersByTime(1000);
+    expect(writes).toHaveBeenCalledTimes(2);
+    expect(client.getQueryData<LiveView>(key)).toMatchObject({ iteration: 2, lines: ["fresh"], lastEventId: 3 });
   });
 });

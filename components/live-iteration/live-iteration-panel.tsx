@@ -32,15 +32,23 @@ export function LiveIterationPanel({ loopId, inFlight }: { loopId: string; inFli
   const trpc = useTRPC();
   const live = useQuery({ ...trpc.loops.live.queryOptions({ id: loopId }), enabled: inFlight });
   if (!inFlight || !live.data) return null;
-  return <LiveIterationCard view={live.data} />;
+  return <LiveIterationCard view={live.data} serverNow={live.dataUpdatedAt} />;
 }
 
 /** The clock texts on their own, so the card (and its output) does not re-render every second. */
-function LiveClock({ view }: { view: Pick<LiveView, "startedAt" | "outputAt" | "heartbeatAt"> }) {
+function LiveClock({
+  view,
+  serverNow,
+}: {
+  view: Pick<LiveView, "startedAt" | "outputAt" | "heartbeatAt">;
+  /** When the server read the view: the time the server's HTML (and hydration) shows. */
+  serverNow: number;
+}) {
   const { startedAt, outputAt, heartbeatAt } = view;
-  const elapsed = useNowText((now) => `running · ${formatDuration(now.getTime() - startedAt)}`);
+  const elapsed = useNowText((now) => `running · ${formatDuration(now.getTime() - startedAt)}`, serverNow);
   const heard = useNowText(
     (now) => `last output ${ago(outputAt, now.getTime())} · heartbeat ${ago(heartbeatAt, now.getTime())}`,
+    serverNow,
   );
   return (
     <>
@@ -54,25 +62,28 @@ function LiveClock({ view }: { view: Pick<LiveView, "startedAt" | "outputAt" | "
   );
 }
 
-function LiveIterationCard({ view }: { view: LiveView }) {
+function LiveIterationCard({ view, serverNow }: { view: LiveView; serverNow: number }) {
   const [follow, setFollow] = useState(true);
   const tail = useRef<HTMLPreElement>(null);
   const card = useRef<HTMLElement>(null);
+  // Whether the browser skips the card (content-visibility, scrolled away), from its own event:
+  // asking (checkVisibility) made it compute the page's style and layout on every new line.
+  const skipped = useRef(false);
   useEffect(() => {
     const pre = tail.current;
     // Skipped off-screen, reading its height would lay it out again: it catches up when shown (below).
-    if (!follow || !pre || pre.checkVisibility?.({ contentVisibilityAuto: true }) === false) return;
+    if (!follow || !pre || skipped.current) return;
     pre.scrollTop = pre.scrollHeight;
   }, [follow, view.lastEventId]);
   useEffect(() => {
     const el = card.current;
-    if (!el || !follow) return;
-    const shown = (e: Event) => {
-      if (!(e as Event & { skipped?: boolean }).skipped && tail.current)
-        tail.current.scrollTop = tail.current.scrollHeight;
+    if (!el) return;
+    const changed = (e: Event) => {
+      skipped.current = !!(e as Event & { skipped?: boolean }).skipped;
+      if (!skipped.current && follow && tail.current) tail.current.scrollTop = tail.current.scrollHeight;
     };
-    el.addEventListener("contentvisibilityautostatechange", shown);
-    return () => el.removeEventListener("contentvisibilityautostatechange", shown);
+    el.addEventListener("contentvisibilityautostatechange", changed);
+    return () => el.removeEventListener("contentvisibilityautostatechange", changed);
   }, [follow]);
 
   return (
@@ -90,7 +101,7 @@ function LiveIterationCard({ view }: { view: LiveView }) {
           {PHASES[view.phase] ?? view.phase}
         </Badge>
         <Badge tone={HEALTH_TONE[view.health] ?? "neutral"}>{view.health}</Badge>
-        <LiveClock view={view} />
+        <LiveClock view={view} serverNow={serverNow} />
       </div>
       {view.interventions.length > 0 && (
         <ul className="mt-2 space-y-1" data-testid="live-interventions">

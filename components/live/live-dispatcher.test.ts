@@ -58,6 +58,18 @@ describe("LiveDispatcher", () => {
     expect(client.invalidateQueries).toHaveBeenCalledTimes(2);
   });
 
+  it("skips the first start when the stream resumes after the view's own data, not a later one", () => {
+    const client = { isFetching: vi.fn(() => 0), invalidateQueries: vi.fn(async () => undefined) };
+    const d = new LiveDispatcher<{ type: string }>(client, { replaysFirstStart: true });
+    d.configure([{ filters: [{ queryKey: ["detail"] }], delayMs: 100 }]);
+    d.started();
+    vi.advanceTimersByTime(200);
+    expect(client.invalidateQueries).not.toHaveBeenCalled();
+    d.started();
+    vi.advanceTimersByTime(200);
+    expect(client.invalidateQueries).toHaveBeenCalledTimes(1);
+  });
+
   it("arms again after firing and stops on dispose", () => {
     const { client, d } = setup();
     d.handle({ type: "a" });
@@ -66,5 +78,30 @@ describe("LiveDispatcher", () => {
     d.dispose();
     vi.advanceTimersByTime(1000);
     expect(client.invalidateQueries).toHaveBeenCalledTimes(1);
+  });
+
+  it("holds deferred events for the next beat, and hands them over first when another event comes", () => {
+    vi.setSystemTime(10_050);
+    const client = { isFetching: vi.fn(() => 0), invalidateQueries: vi.fn(async () => undefined) };
+    const seen: string[] = [];
+    const d = new LiveDispatcher<{ type: string }>(client);
+    d.configure(
+      [],
+      (e) => seen.push(e.type),
+      (e) => e.type !== "status_changed",
+    );
+    d.handle({ type: "iteration_live" });
+    d.handle({ type: "iteration_finished" });
+    vi.advanceTimersByTime(400);
+    expect(seen).toEqual([]);
+    vi.advanceTimersByTime(60);
+    expect(seen).toEqual(["iteration_live", "iteration_finished"]);
+    d.handle({ type: "iteration_started" });
+    d.handle({ type: "status_changed" });
+    expect(seen).toEqual(["iteration_live", "iteration_finished", "iteration_started", "status_changed"]);
+    d.handle({ type: "iteration_live" });
+    d.dispose();
+    vi.advanceTimersByTime(2000);
+    expect(seen).toHaveLength(4);
   });
 });

@@ -3,7 +3,24 @@
 // the rule's queries are invalidated once. If they are still fetching from
 // the previous round it waits another period instead of cancelling them, so
 // a burst of events (or the replay after a reconnect) never becomes a storm.
-import type { QueryClient, QueryFilters } from "@tanstack/react-query";
+// Events the view calls routine (`defer`) wait for the page's next beat
+// (pulse.ts) and are handled there together, so what they change is drawn in
+// one frame with the clock; any other event first hands over those waiting,
+// so the view always sees the events in order.
+import { notifyManager, type QueryClient, type QueryFilters } from "@tanstack/react-query";
+import { atNextBeat, inBeat } from "@/components/shared/pulse";
+
+let notifyInstalled = false;
+/**
+ * Query caches written on the beat tell their views in the beat's own task
+ * (a microtask) rather than in a timer of their own, which drew a second frame
+ * a few ms after the clock's. At any other time: the library's default.
+ */
+function notifyWithinBeat() {
+  if (notifyInstalled || typeof window === "undefined") return;
+  notifyInstalled = true;
+  notifyManager.setScheduler((notify) => (inBeat() ? queueMicrotask(notify) : setTimeout(notify, 0)));
+}
 
 export interface RefreshRule<E> {
   filters: QueryFilters[];
@@ -17,16 +34,45 @@ type Client = Pick<QueryClient, "isFetching" | "invalidateQueries">;
 export class LiveDispatcher<E> {
   private rules: RefreshRule<E>[] = [];
   private listener: ((event: E) => void) | undefined;
+  private defer: ((event: E) => boolean) | undefined;
+  private waiting: E[] = [];
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly client: Client) {}
+  private skipStart: boolean;
 
-  configure(rules: RefreshRule<E>[], listener?: (event: E) => void) {
+  /** `replaysFirstStart`: the stream's first start resumes after the view's own data (it replays what that missed). */
+  constructor(
+    private readonly client: Client,
+    { replaysFirstStart = false } = {},
+  ) {
+    this.skipStart = replaysFirstStart;
+    notifyWithinBeat();
+  }
+
+  configure(rules: RefreshRule<E>[], listener?: (event: E) => void, defer?: (event: E) => boolean) {
     this.rules = rules;
     this.listener = listener;
+    this.defer = defer;
   }
 
   handle(event: E) {
+    if (this.defer?.(event)) {
+      if (this.waiting.push(event) === 1) atNextBeat(() => this.handOver());
+      return;
+    }
+    this.handOver();
+    this.process(event);
+  }
+
+  /** The deferred events, in order, with their cache writes notified to the view as one batch. */
+  private handOver() {
+    if (this.waiting.length === 0) return;
+    const events = this.waiting;
+    this.waiting = [];
+    notifyManager.batch(() => events.forEach((e) => this.process(e)));
+  }
+
+  private process(event: E) {
     this.listener?.(event);
     this.rules.forEach((rule, i) => {
       if (!rule.when || rule.when(event)) this.arm(i);
@@ -40,10 +86,12 @@ export class LiveDispatcher<E> {
    * adds at most one more refetch per rule.
    */
   started() {
+    if (this.skipStart) return void (this.skipStart = false);
     this.rules.forEach((_, i) => this.arm(i));
   }
 
   dispose() {
+    this.waiting = [];
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }

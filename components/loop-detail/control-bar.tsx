@@ -12,6 +12,7 @@ import { Kbd } from "@/components/ui/kbd";
 import type { Availability, ControlName } from "./control-names";
 import { ControlMenu, type MenuEntry } from "./control-menu";
 import { shortcutFor } from "./shortcuts";
+import { useShortcutsEnabled } from "@/components/shared/shortcut-setting";
 
 const LABELS: Record<ControlName, [idle: string, pending: string]> = {
   start: ["Start", "Starting…"],
@@ -62,6 +63,7 @@ export function ControlBar({
   waitingForLimit?: boolean;
 }) {
   const bar = useRef<HTMLDivElement>(null);
+  const keysOn = useShortcutsEnabled();
   const lastFocused = useRef<ControlName | null>(null);
   const shown = (c: ControlName) => availability(c).allowed || isPending(c);
   // A control that stopped being valid while it had focus is gone from the bar: focus moves to
@@ -115,7 +117,8 @@ export function ControlBar({
                   aria-disabled={!a.allowed || undefined}
                   pending={pending}
                   title={a.reason ?? undefined}
-                  aria-keyshortcuts={key}
+                  // Only while the key works: not when turned off, nor before the page's script listens.
+                  aria-keyshortcuts={keysOn ? key : undefined}
                   data-control={control}
                   onFocus={() => (lastFocused.current = control)}
                   onBlur={() => (lastFocused.current = lastFocused.current === control ? null : lastFocused.current)}

@@ -8,7 +8,7 @@ import { handoffTriggers } from "@/lib/charts/score-chart";
 import { useTRPC } from "@/lib/trpc/client";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { LoopStatusAnnouncer } from "@/components/loops/status-announcer";
-import { useLiveEvents, type LiveEvent } from "@/components/live/use-live-events";
+import { useLiveEvents, type LiveEvent, type LiveSince } from "@/components/live/use-live-events";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -24,11 +24,12 @@ import { availabilityOf, type ControlName } from "./control-names";
 import { IterationTimeline } from "./iterations/iteration-timeline";
 import { LiveIterationPanel } from "@/components/live-iteration/live-iteration-panel";
 import { LiveIterationCache, notLiveRow } from "@/components/live-iteration/live-cache";
+import { LIVE_EVENT_TYPE } from "@/components/live-iteration/live-fold";
 import { foldAlarmRaised, foldIterationFinished } from "@/components/live/loop-detail-fold";
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
 import { QuestionPanel } from "./question-panel";
-import { ForkDialog, LimitsDialog, ShareDialog } from "./lazy-dialogs";
+import { ForkDialog, LimitsDialog, preloadDialogs, preloadDialogsWhenSettled, ShareDialog } from "./lazy-dialogs";
 import { ignoreKey, SHORTCUTS } from "./shortcuts";
 import { ShortcutsHelp } from "./shortcuts-help";
 import { ConfirmShortcutDialog } from "./confirm-shortcut-dialog";
@@ -54,6 +55,15 @@ const ROUTINE = new Set(["iteration_started", "checkpoint_created"]);
 const isRoutine = (e: LiveEvent, status: string | undefined, folded: WeakSet<LiveEvent>) =>
   folded.has(e) || (status === "running" && ROUTINE.has(e.type));
 const SLOW_REFRESH_MS = 10_000;
+/**
+ * What a running loop streams every second or so and nobody needs sooner
+ * than the next half second: output rows, its steps, an iteration's end and
+ * the next one's start. They are handled on the page's beat (pulse.ts),
+ * together with the clock texts, so a running page draws a frame or two a
+ * second instead of one per event. Status changes, alarms, controls and
+ * halts still show at once (and hand over the routine ones before them).
+ */
+const BEAT_EVENTS = new Set([LIVE_EVENT_TYPE, "iteration_finished", ...ROUTINE, ...NOT_IN_LOOP]);
 // Memoised: a refetch of the loop that did not touch its iterations redraws none of them.
 const Timeline = memo(IterationTimeline);
 const LivePanel = memo(LiveIterationPanel);
@@ -67,7 +77,8 @@ function useSameMap<K, V>(map: Map<K, V>): Map<K, V> {
   return useMemo(() => new Map(JSON.parse(key) as [K, V][]), [key]);
 }
 
-export function LoopDetailView({ id }: { id: string }) {
+/** `since`: the newest event the server's prefetched data reflects, and when (the stream resumes after it). */
+export function LoopDetailView({ id, since = null }: { id: string; since?: LiveSince | null }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.loops.byId.queryOptions({ id }));
   const me = useQuery(trpc.auth.me.queryOptions());
@@ -83,6 +94,7 @@ export function LoopDetailView({ id }: { id: string }) {
   // Iteration ends the cache took from the event itself (the refresh rules below ask).
   const [folded] = useState(() => new WeakSet<LiveEvent>());
   useEffect(() => () => liveRows.dispose(), [liveRows]);
+  useEffect(() => preloadDialogsWhenSettled(), []);
   const onEvent = useCallback(
     (e: LiveEvent) => {
       if (liveRows.apply(trpc.loops.live.queryKey({ id }), e)) return;
@@ -122,7 +134,9 @@ export function LoopDetailView({ id }: { id: string }) {
   const cachedStatus = () => queryClient.getQueryData(trpc.loops.byId.queryKey({ id }))?.loop.status;
   const stream = useLiveEvents({
     loopId: id,
+    since,
     onEvent,
+    defer: (e) => BEAT_EVENTS.has(e.type) && cachedStatus() === "running",
     refresh: [
       {
         filters: [trpc.loops.byId.queryFilter({ id })],
@@ -237,15 +251,17 @@ export function LoopDetailView({ id }: { id: string }) {
         </div>
       )}
       <QuestionPanel detail={d} />
-      <Controls
-        availability={availability}
-        isPending={controls.isPending}
-        onControl={trigger}
-        onHelp={onHelp}
-        loopId={id}
-        showStart={d.loop.status === "draft"}
-        waitingForLimit={d.loop.status === "waiting_for_limit"}
-      />
+      <div onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
+        <Controls
+          availability={availability}
+          isPending={controls.isPending}
+          onControl={trigger}
+          onHelp={onHelp}
+          loopId={id}
+          showStart={d.loop.status === "draft"}
+          waitingForLimit={d.loop.status === "waiting_for_limit"}
+        />
+      </div>
       <LoopCharts
         loopId={id}
         series={d.series}
@@ -268,7 +284,7 @@ export function LoopDetailView({ id }: { id: string }) {
             content: (
               <>
                 <LivePanel loopId={id} inFlight={d.loop.status === "running"} />
-                <Timeline loopId={id} handoffs={handoffs} />
+                <Timeline loopId={id} handoffs={handoffs} live={d.loop.status === "running"} />
               </>
             ),
           },

@@ -6,8 +6,11 @@
 //
 // useNowText is the cheap form: the component re-renders only when the text
 // changes ("3 min ago" once a minute), not on every tick; a page left open
-// for hours then does next to nothing while it idles.
+// for hours then does next to nothing while it idles. The tick is the shared
+// beat's whole seconds (pulse.ts), so it shares its frame with the page's
+// other unhurried updates.
 import { createContext, useContext, useMemo, useSyncExternalStore } from "react";
+import { onEverySecond } from "./pulse";
 
 /**
  * The time the server rendered with, for leaves deep in a server-rendered
@@ -17,21 +20,21 @@ export const ServerTime = createContext<number>(0);
 
 let current = Date.now();
 const listeners = new Set<() => void>();
-let timer: ReturnType<typeof setInterval> | null = null;
+let timer: (() => void) | null = null;
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
   if (!timer) {
     current = Date.now();
-    timer = setInterval(() => {
+    timer = onEverySecond(() => {
       current = Date.now();
       listeners.forEach((l) => l());
-    }, 1000);
+    });
   }
   return () => {
     listeners.delete(listener);
     if (listeners.size === 0 && timer) {
-      clearInterval(timer);
+      timer();
       timer = null;
     }
   };

@@ -19,12 +19,22 @@ import { PatchDownload } from "./patch-download";
 import { WorktreeRemove } from "./worktree-remove";
 import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
 import { ITERATION_PAGE } from "./iteration-page";
+import { useBeatValue } from "@/components/live/use-beat-value";
 
 export { ITERATION_PAGE };
 /** Above this many loaded rows, only those near the viewport are mounted. */
 export const WINDOW_AFTER = 60;
 
-export function IterationTimeline({ loopId, handoffs }: { loopId: string; handoffs: Map<number, string> }) {
+export function IterationTimeline({
+  loopId,
+  handoffs,
+  live = false,
+}: {
+  loopId: string;
+  handoffs: Map<number, string>;
+  /** The loop is running: its newest page is redrawn on the page's beat (use-beat-value.ts). */
+  live?: boolean;
+}) {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<number[]>([]);
   const listRef = useRef<HTMLOListElement>(null);
@@ -37,7 +47,9 @@ export function IterationTimeline({ loopId, handoffs }: { loopId: string; handof
       }),
     ),
   });
-  const rows = pages.flatMap((p) => p.data?.items ?? []);
+  // A page that has not been drawn yet is drawn at once; after that, a live loop's new rows wait for the beat.
+  const newest = useBeatValue(pages[0]!.data, live) ?? pages[0]!.data;
+  const rows = pages.flatMap((p, i) => (i === 0 ? newest : p.data)?.items ?? []);
   const keys = rows.map((r) => `${r.number}:${r.attempt}`);
   const windowed = rows.length > WINDOW_AFTER;
   const shown = useWindowedRows(listRef, keys, windowed);
@@ -51,7 +63,7 @@ export function IterationTimeline({ loopId, handoffs }: { loopId: string; handof
         onRetry={() => first.refetch()}
       />
     );
-  if (first.data.items.length === 0) {
+  if ((newest ?? first.data).items.length === 0) {
     return (
       <EmptyState title="No iterations yet">
         Each iteration appears here as soon as it ends: its input, output, scores, and the agent’s claim beside the
