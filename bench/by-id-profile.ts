@@ -5,7 +5,7 @@ import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
 import { getEnv } from "../server/env";
 import { seed, LONG_LOOP, appendLongIteration } from "./dashboard-bench";
-import { percentile } from "./runtime-bench";
+import { timeParts } from "./time-parts";
 import { getLoopDetail, MARKER_EVENT_TYPES } from "../server/loops/loop-detail.service";
 import { loopById } from "../server/db/loops.repo";
 import { forkLineage } from "../server/loops/fork-lineage";
@@ -67,25 +67,7 @@ try {
     "byId gaining": gaining(() => getLoopDetail(db, LONG_LOOP, now, { canOperate: true })),
     "byId+JSON": async () => JSON.stringify(await getLoopDetail(db, LONG_LOOP, now, { canOperate: true })),
   };
-  for (const [name, part] of Object.entries(parts)) {
-    const { before, run } = typeof part === "function" ? { before: async () => undefined, run: part } : part;
-    await before();
-    await run();
-    const ms: number[] = [];
-    let cpuMs = 0;
-    for (let i = 0; i < 30; i++) {
-      await before();
-      const cpu0 = process.cpuUsage();
-      const t = performance.now();
-      await run();
-      ms.push(performance.now() - t);
-      const cpu = process.cpuUsage(cpu0);
-      cpuMs += (cpu.user + cpu.system) / 1000;
-    }
-    console.log(
-      `${name.padEnd(12)} p50 ${percentile(ms, 50).toFixed(2).padStart(8)}  p95 ${percentile(ms, 95).toFixed(2).padStart(8)}  node cpu/call ${(cpuMs / 30).toFixed(2)} ms`,
-    );
-  }
+  await timeParts(parts, 12);
 } finally {
   await db.close();
   if (!keep) await temp.drop();

@@ -5,7 +5,7 @@ import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
 import { getEnv } from "../server/env";
 import { seed } from "./dashboard-bench";
-import { percentile } from "./runtime-bench";
+import { timeParts } from "./time-parts";
 import { listLoopSummaries, TRAIL_LENGTH } from "../server/loops/loop-list.service";
 import { countLoops, listLoops, loopsWithPendingControl, type LoopListQuery } from "../server/db/loops.repo";
 import { recentIterations } from "../server/db/iterations.repo";
@@ -32,22 +32,7 @@ try {
     alarms: () => currentAlarms(db.prisma, page.items, now),
     "whole list": () => listLoopSummaries(db, query),
   };
-  for (const [name, run] of Object.entries(parts)) {
-    await run();
-    const ms: number[] = [];
-    let cpuMs = 0;
-    for (let i = 0; i < 30; i++) {
-      const cpu0 = process.cpuUsage();
-      const t = performance.now();
-      await run();
-      ms.push(performance.now() - t);
-      const cpu = process.cpuUsage(cpu0);
-      cpuMs += (cpu.user + cpu.system) / 1000;
-    }
-    console.log(
-      `${name.padEnd(16)} p50 ${percentile(ms, 50).toFixed(2).padStart(8)}  p95 ${percentile(ms, 95).toFixed(2).padStart(8)}  node cpu/call ${(cpuMs / 30).toFixed(2)} ms`,
-    );
-  }
+  await timeParts(parts, 16);
 } finally {
   await db.close();
   await temp.drop();
