@@ -23,7 +23,7 @@ import { printGap } from "./gap-report";
 import { measureCheckpointSize, printCheckpointSize } from "./checkpoint-size";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { RUNTIME_NODE_FLAGS } from "../scripts/lib/runtime-node-flags.mjs";
+import { RUNTIME_NODE_FLAGS, runtimeEnv } from "../scripts/lib/runtime-node-flags.mjs";
 
 const env = getEnv();
 const root = process.cwd();
@@ -73,7 +73,7 @@ function bundledMemoryBench() {
 
 /**
  * Each memory figure in a process of its own (bench/memory.ts), so it carries no other figure's heap,
- * started with the node flags the app server and the worker run with.
+ * started with the node flags and malloc settings the app server and the worker run with.
  */
 function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number, slots = 50) {
   try {
@@ -88,7 +88,7 @@ function liveRss(kind: "sqlite" | "postgresql", loops: number, seconds: number, 
         "--slots",
         String(slots),
       ],
-      { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000 },
+      { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: runtimeEnv(), timeout: 30 * 60_000 },
     );
     return JSON.parse(out.trim().split("\n").pop()!) as {
       rssMb: number;
