@@ -14,11 +14,9 @@ export const RUNTIME_HEAP_MB = 1024;
 /** The flags to put before the script on a runtime process's command line. */
 export const RUNTIME_NODE_FLAGS = [
   `--max-old-space-size=${RUNTIME_HEAP_MB}`,
-  // The young generation: at a 1 GB ceiling V8 sizes each semi-space at 8 MB (24 MB committed
-  // with the new large-object space). The runtime's young objects die within one iteration, so
-  // a 4 MB semi-space scavenges twice as often for the same surviving bytes: about 25 MB less
-  // heap for no measurable CPU (bench/runtime-cpu.ts).
-  "--max-semi-space-size=4",
+  // Not --max-semi-space-size=4: it saves about 25 MB of young generation with 100 live loops,
+  // but costs about 5% more CPU per iteration at full speed (bench/runtime-cpu.ts, SQLite).
+
   // V8's worker threads (concurrent marking, compilation): node starts 4 by default whatever
   // the core count. Each thread that allocates gets a glibc malloc arena of its own that keeps
   // what it once held (tens of MB after the start's compilations); 2 threads are plenty for a
