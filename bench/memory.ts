@@ -1,6 +1,6 @@
 // Resident memory of one runtime process holding N live loops, alone in its
 // own process so one figure does not carry another's heap:
-// `npm run bench` runs it bundled (plain node, no tsx loader thread), with the runtime's node flags.
+// `npm run bench` runs it bundled (plain node, no tsx loader thread), with the runtime's node flags and malloc settings (scripts/lib/runtime-node-flags.mjs).
 // By hand: `tsx bench/memory.ts <loops> [seconds] [--postgresql] [--slots N] [--heap <file>]` prints one JSON
 // line; `--slots 0` runs every slice at once (no RALPH_APP_CONCURRENCY limit).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,8 +17,10 @@ import { measureLiveRss } from "./runtime-bench";
 
 /**
  * Resident memory by kind of mapping (Linux), for what process.memoryUsage cannot name: files
- * (node's own code, native addons), WebAssembly memories (Prisma's query compiler; V8 reserves
- * several GB of address space for each), the C heap and other anonymous memory (V8's heap among it).
+ * (node's own code, native addons), glibc malloc (the main arena, `[heap]`, and the per-thread
+ * arenas, 64 MB-aligned regions of at most 64 MB: V8's compilation and GC scratch memory, the
+ * drivers' native allocations, freed blocks the allocator keeps), and the other anonymous memory
+ * (V8's heap pages, WebAssembly memories, thread stacks).
  */
 function residentByMapping() {
   let text: string;
@@ -27,17 +29,23 @@ function residentByMapping() {
   } catch {
     return undefined;
   }
-  const sums = { files: 0, wasm: 0, anonymous: 0 };
+  const sums = { files: 0, malloc: 0, anonymous: 0 };
   let bucket: keyof typeof sums = "anonymous";
+  const arena = 64 * 2 ** 20;
   for (const line of text.split("\n")) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
     if (head) {
-      const size = (parseInt(head[2]!, 16) - parseInt(head[1]!, 16)) / 2 ** 30;
+      const start = parseInt(head[1]!, 16);
+      const size = parseInt(head[2]!, 16) - start;
       const path = head[3] ?? "";
-      bucket = path.startsWith("/") ? "files" : size >= 4 ? "wasm" : "anonymous";
+      bucket = path.startsWith("/")
+        ? "files"
+        : path === "[heap]" || (start % arena === 0 && size <= arena)
+          ? "malloc"
+          : "anonymous";
     } else if (line.startsWith("Rss:")) sums[bucket] += Number(line.split(/\s+/)[1]) / 1024;
   }
-  return { files: Math.round(sums.files), wasm: Math.round(sums.wasm), anonymous: Math.round(sums.anonymous) };
+  return { files: Math.round(sums.files), malloc: Math.round(sums.malloc), anonymous: Math.round(sums.anonymous) };
 }
 
 const args = process.argv.slice(2);
