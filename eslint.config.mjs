@@ -43,7 +43,8 @@ const config = [
   {
     // The one module that reads the environment; Next's build-time NEXT_RUNTIME
     // switch; the Prisma CLI's own configs; and the generator, which hands the
-    // environment to the Prisma CLI it runs.
+    // environment to the Prisma CLI it runs; and the runtime launchers' helper,
+    // which hands the environment, plus malloc settings, to the app server or worker it starts.
     // Test harnesses and fixture CLIs inspect their own environment on purpose.
     // The `ralph` CLI is a program of its own: cli/config.ts is where it reads
     // RALPH_URL and RALPH_TOKEN.
@@ -54,6 +55,7 @@ const config = [
       "prisma.config.ts",
       "prisma/postgresql/prisma.config.ts",
       "scripts/generate.mjs",
+      "scripts/lib/runtime-node-flags.mjs",
       "test/**",
       "**/fixtures/**",
     ],

@@ -1,6 +1,7 @@
 // Resident memory of one runtime process holding N live loops, alone in its
 // own process so one figure does not carry another's heap:
-// `npm run bench` runs it bundled (plain node, no tsx loader thread), with the runtime's node flags and malloc settings (scripts/lib/runtime-node-flags.mjs).
+// `npm run bench` runs it bundled (plain node, no tsx loader thread), with the runtime's node flags
+// and malloc settings (scripts/lib/runtime-node-flags.mjs).
 // By hand: `tsx bench/memory.ts <loops> [seconds] [--postgresql] [--slots N] [--heap <file>]` prints one JSON
 // line; `--slots 0` runs every slice at once (no RALPH_APP_CONCURRENCY limit).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
