@@ -2,7 +2,8 @@
 // SQLite). Runs measureOverhead's loop once and, for every gap between two
 // agent calls, splits it into the lean step commit (its COMMIT, that is the
 // fsync, apart), GC pauses and timer callbacks that ran inside the gap, and
-// the rest. `npx tsx bench/overhead-probe.ts [iterations] [runs]`.
+// the rest. `npx tsx bench/overhead-probe.ts [iterations] [runs]
+// [--baseline] [--plain] [--pages] [--autocheckpoint=N]`.
 // Not part of `npm run bench`: it patches the driver to watch it.
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -12,6 +13,10 @@ import { stepCommitSlot } from "../server/db/client";
 import { SqliteStepDriver } from "../server/db/step-commit-drivers";
 import { createTempDatabase } from "../test/temp-database";
 import { measureOverhead, percentile } from "./runtime-bench";
+
+const flag = (name: string) => process.argv.includes(`--${name}`);
+const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 
 type Span = { start: number; end: number; label: string };
 const spans: Span[] = [];
@@ -46,7 +51,10 @@ for (const name of ["setTimeout", "setInterval"] as const) {
 
 // The step commit's batch, and its COMMIT statement (the WAL append and fsync) apart.
 const runLocked = (SqliteStepDriver.prototype as unknown as Record<string, (...a: unknown[]) => unknown>).runLocked!;
-(SqliteStepDriver.prototype as unknown as Record<string, unknown>).runLocked = function (this: unknown, ...a: unknown[]) {
+(SqliteStepDriver.prototype as unknown as Record<string, unknown>).runLocked = function (
+  this: unknown,
+  ...a: unknown[]
+) {
   const t = performance.now();
   try {
     return runLocked.apply(this, a);
@@ -68,8 +76,8 @@ function walSalt(file: string) {
   return header.subarray(16, 24).toString("hex");
 }
 
-// PROBE_BASELINE=1: no checkpoint worker, SQLite's automatic checkpoint inside the commit (the old way).
-if (process.env.PROBE_BASELINE) {
+// --baseline: no checkpoint worker, SQLite's automatic checkpoint inside the commit (the old way).
+if (flag("baseline")) {
   const proto = SqliteStepDriver.prototype as unknown as Record<string, unknown>;
   const runBatch = proto.runBatch as (this: Record<string, unknown>, ...a: unknown[]) => Promise<unknown>;
   proto.runBatch = async function (this: Record<string, unknown>, ...a: unknown[]) {
@@ -91,7 +99,8 @@ async function once(iterations: number) {
   const prepare = client.prepare.bind(client);
   client.prepare = ((sql: string) => {
     const statement = prepare(sql);
-    if (sql !== "COMMIT") return statement;
+    // --plain: no watching, for the figures themselves.
+    if (sql !== "COMMIT" || flag("plain")) return statement;
     const run = statement.run.bind(statement);
     statement.run = ((...a: unknown[]) => {
       const t = performance.now();
@@ -105,8 +114,9 @@ async function once(iterations: number) {
     }) as typeof statement.run;
     return statement;
   }) as typeof client.prepare;
-  const labels = () => Object.entries(spans.reduce<Record<string, number>>((m, s) => ((m[s.label] = (m[s.label] ?? 0) + 1), m), {}));
-  if (process.env.PROBE_AUTOCHECKPOINT) client.pragma(`wal_autocheckpoint = ${Number(process.env.PROBE_AUTOCHECKPOINT)}`);
+  const labels = () =>
+    Object.entries(spans.reduce<Record<string, number>>((m, s) => ((m[s.label] = (m[s.label] ?? 0) + 1), m), {}));
+  if (option("autocheckpoint")) client.pragma(`wal_autocheckpoint = ${Number(option("autocheckpoint"))}`);
 
   spans.length = 0;
   const stamps: number[] = [];
@@ -115,8 +125,12 @@ async function once(iterations: number) {
   for (const e of gcObserver.takeRecords())
     spans.push({ start: e.startTime, end: e.startTime + e.duration, label: "gc" });
   const autockpt = client.pragma("wal_autocheckpoint", { simple: true });
-  console.log(labels(), "WAL pages now", Math.round((statSync(`${file}-wal`).size - 32) / (24 + Number(client.pragma("page_size", { simple: true })))));
-  if (process.env.PROBE_PAGES) {
+  console.log(
+    labels(),
+    "WAL pages now",
+    Math.round((statSync(`${file}-wal`).size - 32) / (24 + Number(client.pragma("page_size", { simple: true })))),
+  );
+  if (flag("pages")) {
     // Which b-trees the WAL's frames belong to (autocheckpoint 0: the WAL holds the whole run).
     const wal = readFileSync(`${file}-wal`);
     const owner = new Map<number, string>();
@@ -155,9 +169,13 @@ async function once(iterations: number) {
   console.log(
     `  commits that ran the auto-checkpoint: ${checkpointing.length}, their COMMIT median ${percentile(checkpointing, 50).toFixed(2)} ms (${checkpointing.map((x) => x.toFixed(1)).join(" ")}); the others' median ${percentile(plain, 50).toFixed(2)}, p99 ${percentile(plain, 99).toFixed(2)}`,
   );
-  console.log(`  gc events ${spans.filter((s) => s.label === "gc").length}, timers ${spans.filter((s) => s.label.startsWith("set")).length}; COMMIT p50 ${percentile(commitAll, 50).toFixed(2)} p99 ${percentile(commitAll, 99).toFixed(2)}`);
+  console.log(
+    `  gc events ${spans.filter((s) => s.label === "gc").length}, timers ${spans.filter((s) => s.label.startsWith("set")).length}; COMMIT p50 ${percentile(commitAll, 50).toFixed(2)} p99 ${percentile(commitAll, 99).toFixed(2)}`,
+  );
   for (const g of slow) {
-    const inside = spans.filter((s) => s.start >= g.start && s.end <= g.end && !["batch", "COMMIT", "gc"].includes(s.label));
+    const inside = spans.filter(
+      (s) => s.start >= g.start && s.end <= g.end && !["batch", "COMMIT", "gc"].includes(s.label),
+    );
     const batch = sum(g, "batch");
     const commit = sum(g, "COMMIT");
     const gc = sum(g, "gc");
@@ -168,6 +186,6 @@ async function once(iterations: number) {
   }
 }
 
-const iterations = Number(process.argv[2] ?? 500);
-const runs = Number(process.argv[3] ?? 1);
+const iterations = Number(positional[0] ?? 500);
+const runs = Number(positional[1] ?? 1);
 for (let i = 0; i < runs; i++) await once(iterations);

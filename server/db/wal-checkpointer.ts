@@ -113,6 +113,8 @@ export class WalCheckpointer {
     if (this.closed) return;
     this.closed = true;
     const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
+    // Unreferenced, the worker would let the process end while close() waits for it.
+    this.worker.ref();
     Atomics.store(this.slots, STATE, CLOSE);
     Atomics.notify(this.slots, STATE);
     await exited;
