@@ -51,11 +51,14 @@ function runtimeFor(db: Database, agent: AgentPort) {
 const acting = { actor: LOCAL_OPERATOR, reason: "bench" };
 
 /** Time between consecutive agent calls of one loop: everything the runtime adds per iteration. */
-export async function measureOverhead(db: Database, iterations: number) {
+export async function measureOverhead(db: Database, iterations: number, onCall?: () => void) {
   const stamps: number[] = [];
   const { dispatcher, services } = runtimeFor(
     db,
-    instantAgent(() => stamps.push(performance.now())),
+    instantAgent(() => {
+      stamps.push(performance.now());
+      onCall?.();
+    }),
   );
   await createLoop(
     services,

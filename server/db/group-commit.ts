@@ -5,6 +5,7 @@
 // promise settles only after the shared COMMIT returned.
 import type { GroupCommitStats } from "./step-commit-slot";
 import type { StepCommitResult, StepWrite } from "./step-write";
+import { DatabaseClosedError } from "./step-errors";
 
 /** How recent another loop's commit must be for a new one to wait for company. */
 const COMPANY_HORIZON_MS = 20;
@@ -29,6 +30,8 @@ export class GroupCommitter {
   private due = false;
   private running = 0;
   private last: { loopId: string; at: number } | null = null;
+  private closed = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   /**
    * `windowMs`: how long the first write of a batch waits for company (0: every
@@ -43,6 +46,7 @@ export class GroupCommitter {
   ) {}
 
   commit(write: StepWrite): Promise<StepCommitResult> {
+    if (this.closed) return Promise.reject(new DatabaseClosedError(write.loopId));
     // Off: one write per transaction, still at most `concurrency` at once (a
     // pool's own queue would time out waiting under load and fail commits).
     if (this.windowMs <= 0) {
@@ -69,9 +73,17 @@ export class GroupCommitter {
     });
   }
 
-  close() {
+  /**
+   * Batches already committing finish; writes still queued fail with
+   * DatabaseClosedError (nothing of them was stored), so no caller waits forever.
+   */
+  async close() {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
-    return this.driver.close();
+    this.timer = null;
+    for (const waiting of this.queue.splice(0)) waiting.reject(new DatabaseClosedError(waiting.write.loopId));
+    await Promise.allSettled([...this.inFlight]);
+    await this.driver.close();
   }
 
   private onTimer = () => {
@@ -96,7 +108,7 @@ export class GroupCommitter {
       }
       this.running++;
       this.count(batch.length);
-      void this.driver
+      const running: Promise<unknown> = this.driver
         .runBatch(batch.map((w) => w.write))
         .then(
           (outcomes) =>
@@ -108,11 +120,13 @@ export class GroupCommitter {
           (error: unknown) => batch.forEach((w) => w.reject(error)),
         )
         .finally(() => {
+          this.inFlight.delete(running);
           this.running--;
           // What arrived during that commit has waited already: it goes next.
           if (this.queue.length) this.due = true;
           this.kick();
         });
+      this.inFlight.add(running);
     }
   }
 }

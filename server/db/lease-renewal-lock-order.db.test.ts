@@ -11,7 +11,8 @@ import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { openDatabase } from "./client";
 import { renewLeases } from "./loop-lease.repo";
-import { commitStep, type StepWrite } from "./loop-steps.repo";
+import { commitStep } from "./loop-steps.repo";
+import { iterationStep } from "../../test/step-write-fixture";
 
 const LOOPS = 64;
 const ROUNDS = 12;
@@ -43,27 +44,7 @@ describeEachProvider("grouped steps beside the batched lease renewal", ({ db, te
     const leases = ids.map((loopId) => ({ loopId, owner: `me:${loopId}` }));
     // A database of its own with a wide window, so large batches are certain to form.
     const grouped = openDatabase(temp().target, { groupCommitMs: 10 });
-    const step = (loopId: string, n: number): StepWrite => ({
-      loopId,
-      fence: { owner: `me:${loopId}` },
-      loop: { iteration: n, lastActivityAt: new Date() },
-      ended: false,
-      iteration: {
-        row: {
-          id: `${loopId}:${n}`,
-          number: n,
-          status: "succeeded",
-          agentId: "a",
-          input: "",
-          startedAt: new Date(),
-          finishedAt: new Date(),
-        },
-        attempt: 1,
-      },
-      nextInflight: { number: n + 1, at: new Date() },
-      events: [{ loopId, type: "iteration_completed", payload: { n } }],
-      acks: [],
-    });
+    const step = (loopId: string, n: number) => iterationStep(loopId, n, `me:${loopId}`);
     // SQLite: one process has one connection, as the app does. Two connections in one thread would
     // block each other, a busy wait on one stalling the other's open transaction in the same thread.
     const renewing = kind === "sqlite" ? grouped.prisma : db().prisma;

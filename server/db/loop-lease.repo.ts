@@ -10,7 +10,7 @@ import {
   pgLean,
   renewLeasesOnPg,
 } from "./pg-lean";
-import type { Loop } from "./generated/sqlite/client";
+import { CLAIMED_COLUMNS_SQL, CLAIMED_SELECT, type ClaimedLoop } from "./claimed-loop";
 import { sqliteLean } from "./sqlite-lean";
 
 /** Statuses a runtime picks up right away (running only once its lease is free). */
@@ -42,16 +42,7 @@ const claimableWhere = (now: Date) => ({
   ],
 });
 
-/** What a runtime needs of the loop it claimed: the rest it reads from the checkpoint. */
-export type ClaimedLoop = Pick<Loop, "id" | "goal" | "agentKind" | "config" | "checkpointId" | "inflightIteration">;
-const CLAIMED_SELECT = {
-  id: true,
-  goal: true,
-  agentKind: true,
-  config: true,
-  checkpointId: true,
-  inflightIteration: true,
-} as const;
+export type { ClaimedLoop };
 
 const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
 
@@ -66,7 +57,7 @@ const CLAIM_SQLITE = `UPDATE "Loop" SET "leaseOwner" = @owner, "leaseExpiresAt" 
       OR ("status" IN (${sqlList(SCHEDULED_STATUSES)}) AND "nextRunAt" <= @now)
       OR ("status" IN (${sqlList(CONTROLLABLE_STATUSES)})
         AND EXISTS (SELECT 1 FROM "ControlRequest" c WHERE c."loopId" = "Loop"."id" AND c."status" = 'pending')))
-  RETURNING "id", "goal", "agentKind", "config", "checkpointId", "inflightIteration"`;
+  RETURNING ${CLAIMED_COLUMNS_SQL}`;
 
 /** Claims one loop if it is runnable and nobody holds a live lease on it. */
 // Writes below run in explicit transactions even when single statements: the

@@ -238,10 +238,10 @@ export async function recordCrashedAttempt(db: Db, loopId: string, owner: string
   });
 }
 
-/** The checkpoint the loop row points at: the one written with its latest step. */
+/** The checkpoint the loop row points at (the one written with its latest step), read as checkpointById reads it. */
 export async function currentCheckpoint(db: Db, loopId: string) {
   const loop = await db.loop.findUnique({ where: { id: loopId }, select: { checkpointId: true } });
-  return loop?.checkpointId ? db.checkpoint.findUnique({ where: { id: loop.checkpointId } }) : null;
+  return loop?.checkpointId ? checkpointById(db, loop.checkpointId) : null;
 }
 
 /** A checkpoint's stored form by id (a runtime that just claimed the loop knows which one its row points at). */

@@ -4,7 +4,7 @@
 // of CPU in the worker (sqlite-lean.ts is SQLite's counterpart). Each runs on
 // its own, committed at once, exactly as the Prisma query it replaces did.
 import type { Db } from "./client";
-import type { Loop } from "./generated/sqlite/client";
+import { CLAIMED_COLUMNS_SQL, type ClaimedLoop } from "./claimed-loop";
 import { pgStepPool, type PgStepPool } from "./pg-step-pool";
 
 export type PgLean = PgStepPool;
@@ -48,14 +48,10 @@ export async function checkpointByIdOnPg(lean: PgLean, id: string) {
   return rows[0] ?? null;
 }
 
-/** What the runtime reads of a loop it claimed (loop-lease.repo's CLAIMED_SELECT): the rest is in its checkpoint. */
-export type ClaimedLoopRow = Pick<Loop, "id" | "goal" | "agentKind" | "config" | "checkpointId" | "inflightIteration">;
-
 /** The loop a worker claimed, if it still holds the lease: those columns as Prisma's findFirst returns them. */
-export async function loadClaimedLoopOnPg(lean: PgLean, loopId: string, owner: string): Promise<ClaimedLoopRow | null> {
-  const { rows } = await lean.run<ClaimedLoopRow>({
-    sql: `SELECT "id", "goal", "agentKind", "config", "checkpointId", "inflightIteration"
-      FROM "Loop" WHERE "id" = ? AND "leaseOwner" = ?`,
+export async function loadClaimedLoopOnPg(lean: PgLean, loopId: string, owner: string): Promise<ClaimedLoop | null> {
+  const { rows } = await lean.run<ClaimedLoop>({
+    sql: `SELECT ${CLAIMED_COLUMNS_SQL} FROM "Loop" WHERE "id" = ? AND "leaseOwner" = ?`,
     params: [loopId, owner],
   });
   return rows[0] ?? null;

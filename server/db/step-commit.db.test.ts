@@ -2,11 +2,18 @@
 // version it replaces: the same write, committed both ways on twin loops, must
 // read back through Prisma identically, field for field, and fence alike.
 import { randomUUID } from "node:crypto";
+import { copyFileSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
-import { openDatabase } from "./client";
+import { iterationStep } from "../../test/step-write-fixture";
+import { openDatabase, stepCommitSlot } from "./client";
+import { BACKSTOP_PAGES } from "./wal-checkpointer";
 import { DB_NULL } from "./step-write";
 import { LeaseLostError } from "./loop-lease.repo";
+import { DatabaseClosedError } from "./step-errors";
 import {
   checkpointById,
   commitStep,
@@ -317,33 +324,79 @@ describeEachProvider("lean step commit", ({ db, temp, kind }) => {
     expect(await checkpointById(db().prisma, "none")).toBeNull();
   });
 
+  it("closing the database fails the steps still queued for group commit with a clear error, and stores none of them", async () => {
+    // A wide window: the second loop's step waits for company when the database closes.
+    const grouped = openDatabase(temp().target, { groupCommitMs: 5_000 });
+    const [first, second] = [await loop("me"), await loop("me")];
+    const committing = commitStep(grouped.prisma, iterationStep(first, 1, "me", AT));
+    const queued = commitStep(grouped.prisma, iterationStep(second, 1, "me", AT));
+    const settled = Promise.allSettled([committing, queued]);
+    await grouped.close();
+    // Old code: the queued promise never settled (its timer was cleared) and this race timed out.
+    const outcome = await Promise.race([settled, new Promise((r) => setTimeout(() => r("unsettled"), 2_000))]);
+    expect(outcome).not.toBe("unsettled");
+    const [a, b] = outcome as PromiseSettledResult<unknown>[];
+    expect(a!.status).toBe("fulfilled");
+    expect(b).toMatchObject({ status: "rejected", reason: expect.any(DatabaseClosedError) });
+    expect((b as PromiseRejectedResult).reason.message).toMatch(/database was closed .* nothing of it was stored/);
+    expect(await db().prisma.iteration.count({ where: { loopId: second } })).toBe(0);
+    expect(await db().prisma.iteration.count({ where: { loopId: first } })).toBe(1);
+    // A step offered after the close fails at once, the same way.
+    await expect(commitStep(grouped.prisma, iterationStep(second, 2, "me", AT))).rejects.toBeInstanceOf(
+      DatabaseClosedError,
+    );
+  });
+
+  it.runIf(kind === "sqlite")(
+    "SQLite: a worker checkpoints the WAL off the commit path, keeps it bounded, and a copy taken mid-run (a crash) loses no committed step",
+    async () => {
+      const target = temp().target;
+      if (target.kind !== "sqlite") return;
+      const own = openDatabase(target, { groupCommitMs: 0 });
+      try {
+        const id = await loop("me");
+        const walPages = () => (statSync(`${target.file}-wal`).size - 32) / (24 + 4096);
+        const steps = 1_500;
+        let largest = 0;
+        for (let n = 1; n <= steps; n++) {
+          await commitStep(own.prisma, iterationStep(id, n, "me", AT));
+          largest = Math.max(largest, walPages());
+          // Let the worker's checkpoint land now and then, as a real loop's agent time would.
+          if (n % 100 === 0) await new Promise((r) => setTimeout(r, 150));
+        }
+        const { client } = await stepCommitSlot(own.prisma)!.sqlite();
+        // The commit path no longer checkpoints at 1,000 pages; the worker did, so the WAL was reused.
+        expect(Number(client.pragma("wal_autocheckpoint", { simple: true }))).toBe(BACKSTOP_PAGES);
+        const framesWritten = steps * 10; // each step writes well over 10 pages
+        expect(largest).toBeLessThan(framesWritten / 3);
+        expect(largest).toBeLessThan(BACKSTOP_PAGES);
+        // A crash: the files as they are now, opened afresh (recovery replays the WAL).
+        const copy = join(mkdtempSync(join(tmpdir(), "ralph-crash-")), "copy.db");
+        copyFileSync(target.file, copy);
+        copyFileSync(`${target.file}-wal`, `${copy}-wal`);
+        const reopened = new BetterSqlite3(copy, { readonly: true });
+        try {
+          const row = reopened.prepare(`SELECT count(*) AS n FROM "Iteration" WHERE "loopId" = ?`).get(id) as {
+            n: number;
+          };
+          expect(row.n).toBe(steps);
+        } finally {
+          reopened.close();
+        }
+      } finally {
+        await own.close();
+      }
+    },
+    60_000,
+  );
+
   it("group commit: concurrent steps share transactions, and one failing fence fails alone", async () => {
     // A database of its own with a wide window, so the batches are certain to form.
     const grouped = openDatabase(temp().target, { groupCommitMs: 20 });
     try {
       const ids = await Promise.all(Array.from({ length: 12 }, () => loop("me")));
       const lost = await loop("thief");
-      const step = (loopId: string, n: number): StepWrite => ({
-        loopId,
-        fence: { owner: "me" },
-        loop: { iteration: n, lastActivityAt: AT },
-        ended: false,
-        iteration: {
-          row: {
-            id: `${loopId}:${n}`,
-            number: n,
-            status: "succeeded",
-            agentId: "a",
-            input: "",
-            startedAt: AT,
-            finishedAt: AT,
-          },
-          attempt: 1,
-        },
-        nextInflight: { number: n + 1, at: AT },
-        events: [{ loopId, type: "iteration_completed", payload: { n } }],
-        acks: [],
-      });
+      const step = (loopId: string, n: number) => iterationStep(loopId, n, "me", AT);
       const results = await Promise.allSettled([...ids, lost].map((id) => commitStep(grouped.prisma, step(id, 1))));
       expect(results.slice(0, -1).every((r) => r.status === "fulfilled")).toBe(true);
       expect(results.at(-1)).toMatchObject({ status: "rejected", reason: expect.any(LeaseLostError) });

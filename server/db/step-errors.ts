@@ -8,3 +8,12 @@ export class StaleLoopError extends Error {
     this.name = "StaleLoopError";
   }
 }
+
+/** The database was closed with this step still waiting for its commit: nothing of it was stored. */
+export class DatabaseClosedError extends Error {
+  readonly code = "RALPH_DB_CLOSED";
+  constructor(readonly loopId: string) {
+    super(`the database was closed before the step of loop ${loopId} was committed; nothing of it was stored`);
+    this.name = "DatabaseClosedError";
+  }
+}
