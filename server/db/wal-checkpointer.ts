@@ -78,12 +78,13 @@ export class WalCheckpointer {
   private closed = false;
 
   constructor(client: BetterSqlite3.Database, file: string, delayMs = CHECKPOINT_DELAY_MS) {
-    client.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     const driver = createRequire(join(process.cwd(), "package.json")).resolve("better-sqlite3");
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { driver, file, delayMs, shared: this.slots.buffer },
     });
+    // Only once the worker exists: without it SQLite's default (1,000 pages) stays.
+    client.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     // The checkpoints are housekeeping: they never keep the process alive.
     this.worker.unref();
     // A dead worker leaves the backstop in charge; commits do not depend on it.
@@ -125,5 +126,12 @@ export class WalCheckpointer {
 export function startWalCheckpointer(client: BetterSqlite3.Database, file: string | undefined) {
   if (!file || client.memory) return null;
   const mode = client.pragma("journal_mode", { simple: true });
-  return mode === "wal" ? new WalCheckpointer(client, file) : null;
+  if (mode !== "wal") return null;
+  try {
+    return new WalCheckpointer(client, file);
+  } catch (error) {
+    // Housekeeping only: without the worker, SQLite's automatic checkpoint (the backstop) keeps the WAL bounded.
+    console.warn(`WAL checkpoint worker not started (SQLite's own checkpoint stays in charge): ${String(error)}`);
+    return null;
+  }
 }
