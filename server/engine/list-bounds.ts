@@ -49,7 +49,10 @@ export function boundWorkItems<T>(items: T[]): T[] {
 }
 
 /** Distinct items of `kept` then of `reported`, bounded, and how many of `reported` were new. */
-export function accumulate(kept: string[], reported: readonly string[] | undefined): { items: string[]; added: number } {
+export function accumulate(
+  kept: string[],
+  reported: readonly string[] | undefined,
+): { items: string[]; added: number } {
   if (!reported || reported.length === 0) return { items: kept, added: 0 };
   const all = [...new Set([...kept, ...reported])];
   return { items: boundWorkItems(all), added: all.length - new Set(kept).size };
