@@ -29,7 +29,15 @@ const everything = (extra: (req: AgentRunRequest) => Record<string, unknown> = (
   },
   scorers: [{ name: "q", score: ({ iteration }) => ({ score: (iteration % 7) / 10 }) }],
   verifier: { verify: async (req) => ({ complete: false, reason: `not yet (${req.iteration})` }) },
-  reflector: { reflect: async (ctx) => ({ summary: `r${ctx.iteration}`, keyFindings: [], rootCauses: [] }) },
+  reflector: {
+    reflect: async (ctx) => ({
+      summary: `r${ctx.iteration}`,
+      keyFindings: [],
+      rootCauses: [],
+      insights: [],
+      suggestions: [],
+    }),
+  },
 });
 
 const endless = (extra: Record<string, unknown> = {}) => ({
