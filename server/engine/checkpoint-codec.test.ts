@@ -109,3 +109,17 @@ describe("checkpoint format 2", () => {
     expect(() => restoreFromCheckpoint(decodeCheckpoint(state, sources, sha256), { sha256 })).toThrow(message);
   });
 });
+
+describe("checkpoint format 2 with bounded lists", () => {
+  it("past the work lists' bound, a trim stores no new parts for the runs it keeps", async () => {
+    // The demo agent completes one new item an iteration: its list is trimmed every 32 iterations from 257 on.
+    const { steps, sources } = await storedRun(0, 600);
+    const last = steps.at(-1)!;
+    expect(last.checkpoint.snapshot.work.completed.length).toBeLessThanOrEqual(256);
+    const decoded = decodeCheckpoint(JSON.parse(last.state), sources, sha256);
+    expect(decoded).toEqual(JSON.parse(JSON.stringify(last.checkpoint)));
+    // New parts are runs completed (31 over the last 200 iterations), not the kept runs stored again as
+    // they shift (225 when the list is trimmed one item at a time).
+    expect(steps.slice(-200).reduce((n, s) => n + s.newParts.length, 0)).toBeLessThan(60);
+  }, 60_000);
+});
