@@ -5,15 +5,9 @@
 // (the row's text plus the parts not stored before), exactly as the runtime
 // encodes them. Bytes are UTF-8 bytes of the stored text.
 import { pathToFileURL } from "node:url";
-import {
-  buildCheckpoint,
-  citationsOf,
-  decodeCheckpoint,
-  encodeCheckpoint,
-  runLoop,
-  type Checkpoint,
-} from "../server/engine";
-import { checkpointScenarios, FakeClock } from "../test/checkpoint-scenarios";
+import { citationsOf, decodeCheckpoint, type Checkpoint } from "../server/engine";
+import { checkpointScenarios } from "../test/checkpoint-scenarios";
+import { storeScenarioRun } from "../test/checkpoint-stored-run";
 
 export interface CheckpointSizeFigure {
   scenario: string;
@@ -34,60 +28,38 @@ const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 export async function measureCheckpointSize(iterations = 1000): Promise<CheckpointSizeFigure[]> {
   const figures: CheckpointSizeFigure[] = [];
   for (const scenario of checkpointScenarios(iterations)) {
-    const clock = new FakeClock();
-    const stored = new Set<string>();
-    const parts = new Map<string, string>();
-    const outputs = new Map<string, string>();
     const before: number[] = [];
     const after: number[] = [];
     let rowBytes = 0;
     let partBytes = 0;
-    let lastState = "";
     let stringifyUs = 0;
     let encodeUs = 0;
-    await runLoop({
-      ports: scenario.ports(clock),
-      deps: clock,
-      goal: scenario.goal,
-      config: scenario.config,
-      onStep: (outcome) => {
-        const checkpoint: Checkpoint = outcome.iteration?.checkpoint ?? buildCheckpoint(outcome.snapshot, clock);
-        let t = cpuUs();
-        const whole = JSON.stringify(checkpoint);
+    const run = await storeScenarioRun(scenario, {
+      keepSteps: false,
+      visit: (step) => {
+        const t = cpuUs();
+        const whole = JSON.stringify(step.checkpoint);
         stringifyUs += cpuUs() - t;
         before.push(bytes(whole));
-        // The runtime cites the iteration row written in the same commit.
-        const row = outcome.iteration ? `${checkpoint.snapshot.loopId}:${outcome.iteration.record.number}` : null;
-        if (row) outputs.set(row, outcome.iteration!.record.output);
-        t = cpuUs();
-        const encoded = encodeCheckpoint(checkpoint, { sha256: clock.sha256, outputRow: row, stored });
-        encodeUs += cpuUs() - t;
-        for (const part of encoded.parts) {
-          stored.add(part.hash);
-          parts.set(part.hash, part.body);
-          partBytes += bytes(part.body) + part.hash.length;
-        }
-        rowBytes += bytes(encoded.state);
-        after.push(bytes(encoded.state));
-        lastState = encoded.state;
+        encodeUs += step.encodeUs;
+        for (const part of step.newParts) partBytes += bytes(part.body) + part.hash.length;
+        rowBytes += bytes(step.state);
+        after.push(bytes(step.state));
       },
     });
     // The last one must decode to the very checkpoint it encoded, or the figure means nothing.
-    const decoded = decodeCheckpoint(
-      JSON.parse(lastState),
-      { part: (h) => parts.get(h), output: (r) => outputs.get(r) },
-      clock.sha256,
-    ) as Checkpoint;
+    const lastState = run.steps.at(-1)!.state;
+    const decoded = decodeCheckpoint(JSON.parse(lastState), run.sources, run.clock.sha256) as Checkpoint;
     if (
       decoded.hash !== JSON.parse(lastState).hash ||
-      citationsOf(JSON.parse(lastState)).parts.some((h) => !parts.has(h))
+      citationsOf(JSON.parse(lastState)).parts.some((h) => !run.parts.has(h))
     )
       throw new Error(`${scenario.name}: the stored checkpoint does not decode`);
     figures.push({
       scenario: scenario.name,
       checkpoints: before.length,
       before: { firstBytes: before[0]!, lastBytes: before.at(-1)!, totalBytes: before.reduce((a, b) => a + b, 0) },
-      after: { firstBytes: after[0]!, lastBytes: after.at(-1)!, rowBytes, partBytes, parts: parts.size },
+      after: { firstBytes: after[0]!, lastBytes: after.at(-1)!, rowBytes, partBytes, parts: run.parts.size },
       encodeUs: { before: stringifyUs / before.length, after: encodeUs / before.length },
     });
   }

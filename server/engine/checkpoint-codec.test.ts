@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkpointScenarios, FakeClock } from "../../test/checkpoint-scenarios";
+import { storeScenarioRun } from "../../test/checkpoint-stored-run";
 import {
   buildCheckpoint,
   CheckpointIntegrityError,
@@ -8,43 +9,13 @@ import {
   decodeCheckpoint,
   encodeCheckpoint,
   restoreFromCheckpoint,
-  runLoop,
-  type Checkpoint,
 } from "./index";
 
 const clock = new FakeClock();
 const sha256 = clock.sha256;
 
 /** Every step's checkpoint of a scenario, as the runtime would store them one after another. */
-async function storedRun(index: number, iterations: number) {
-  const scenario = checkpointScenarios(iterations)[index]!;
-  const fake = new FakeClock();
-  const parts = new Map<string, string>();
-  const outputs = new Map<string, string>();
-  const stored = new Set<string>();
-  const steps: { checkpoint: Checkpoint; state: string; newParts: number }[] = [];
-  await runLoop({
-    ports: scenario.ports(fake),
-    deps: fake,
-    goal: scenario.goal,
-    config: scenario.config,
-    onStep: (outcome) => {
-      const checkpoint = outcome.iteration?.checkpoint ?? buildCheckpoint(outcome.snapshot, fake);
-      const row = outcome.iteration ? `row-${outcome.iteration.record.number}` : null;
-      if (row) outputs.set(row, outcome.iteration!.record.output);
-      const encoded = encodeCheckpoint(checkpoint, { sha256, outputRow: row, stored });
-      for (const part of encoded.parts) {
-        expect(stored.has(part.hash)).toBe(false);
-        expect(sha256(part.body)).toBe(part.hash);
-        parts.set(part.hash, part.body);
-      }
-      for (const hash of encoded.cites) stored.add(hash);
-      steps.push({ checkpoint, state: encoded.state, newParts: encoded.parts.length });
-    },
-  });
-  const sources = { part: (h: string) => parts.get(h), output: (r: string) => outputs.get(r) };
-  return { scenario, steps, sources, parts, outputs };
-}
+const storedRun = (index: number, iterations: number) => storeScenarioRun(checkpointScenarios(iterations)[index]!);
 
 describe("checkpoint format 2", () => {
   it.each(checkpointScenarios(1).map((s, i) => [s.name, i] as const))(
@@ -80,7 +51,7 @@ describe("checkpoint format 2", () => {
     expect(configBodies).toHaveLength(1);
     expect(JSON.parse(configBodies[0]!)).toEqual(JSON.parse(JSON.stringify(config)));
     // Later checkpoints mostly cite what is stored already.
-    expect(steps.slice(-20).reduce((n, s) => n + s.newParts, 0)).toBeLessThan(20);
+    expect(steps.slice(-20).reduce((n, s) => n + s.newParts.length, 0)).toBeLessThan(20);
   });
 
   it("inlines the last output without a row to cite, and small values always", () => {
@@ -137,4 +108,18 @@ describe("checkpoint format 2", () => {
     );
     expect(() => restoreFromCheckpoint(decodeCheckpoint(state, sources, sha256), { sha256 })).toThrow(message);
   });
+});
+
+describe("checkpoint format 2 with bounded lists", () => {
+  it("past the work lists' bound, a trim stores no new parts for the runs it keeps", async () => {
+    // The demo agent completes one new item an iteration: its list is trimmed every 32 iterations from 257 on.
+    const { steps, sources } = await storedRun(0, 600);
+    const last = steps.at(-1)!;
+    expect(last.checkpoint.snapshot.work.completed.length).toBeLessThanOrEqual(256);
+    const decoded = decodeCheckpoint(JSON.parse(last.state), sources, sha256);
+    expect(decoded).toEqual(JSON.parse(JSON.stringify(last.checkpoint)));
+    // New parts are runs completed (31 over the last 200 iterations), not the kept runs stored again as
+    // they shift (225 when the list is trimmed one item at a time).
+    expect(steps.slice(-200).reduce((n, s) => n + s.newParts.length, 0)).toBeLessThan(60);
+  }, 60_000);
 });

@@ -13,6 +13,7 @@
  * Text without a `format` member is a format-1 checkpoint and decodes as itself.
  */
 import { canonicalText, digestOf } from "./checkpoint-memo";
+import { WORK_TRIM_STEP } from "./list-bounds";
 import { checkpointHeader, CheckpointIntegrityError, type Checkpoint, type Sha256 } from "./checkpoint";
 
 export const CHECKPOINT_FORMAT = 2;
@@ -84,6 +85,8 @@ function partPaths(snapshot: Record<string, unknown>): Path[] {
  * a run). A run between the first and the last is complete and never changes:
  * it becomes a part, stored once; the first (trimmed) and the last (growing)
  * stay inline, since a part for them would be a new one at every checkpoint.
+ * Lists without iterations are trimmed in whole runs (list-bounds.ts), so their
+ * later runs keep their items, and their parts, when the front is dropped.
  */
 const LIST_PATHS: Path[] = [
   ["state", "reflectionHistory"],
@@ -102,7 +105,7 @@ function runsOf(items: unknown[]): unknown[][] {
   let key: number | null = null;
   items.forEach((item, index) => {
     const iteration = (item as { iteration?: unknown } | null)?.iteration;
-    const k = typeof iteration === "number" ? Math.floor(iteration / 8) : Math.floor(index / 32);
+    const k = typeof iteration === "number" ? Math.floor(iteration / 8) : Math.floor(index / WORK_TRIM_STEP);
     if (k !== key || runs.length === 0) runs.push([]);
     key = k;
     runs.at(-1)!.push(item);

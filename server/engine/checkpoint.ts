@@ -8,6 +8,7 @@ import { canonicalJson } from "./canonical-json";
 import { rememberedTexts } from "./checkpoint-memo";
 import { LoopConfigError, loopConfigSchema } from "./config.schema";
 import { loopStateSchema } from "./loop-state";
+import { boundLists } from "./snapshot-bounds";
 import type { Deps, TestResults } from "./ports";
 import type { LoopSnapshot } from "./snapshot";
 import { currentSnapshotCodec, SnapshotVersionError, upgradeSnapshot, type SnapshotCodec } from "./snapshot-versions";
@@ -205,7 +206,8 @@ export function restoreFromCheckpoint(input: unknown, options: RestoreOptions): 
     const issue = current.success ? `version ${String(upgraded.version)}` : current.error.issues[0]?.message;
     throw new CheckpointIntegrityError(`Malformed checkpoint: ${issue ?? "invalid"}`);
   }
-  const snapshot = upgraded as unknown as LoopSnapshot;
+  // A checkpoint written before the list bounds (or before maxHistory was lowered) continues within them.
+  const snapshot = boundLists(upgraded as unknown as LoopSnapshot);
   // An agent that was mid-call when the process died is gone; its run is not resumable.
   return {
     ...snapshot,

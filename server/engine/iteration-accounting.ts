@@ -7,7 +7,7 @@ import { recordConsumption, type BudgetLedger, type ConsumptionRecord } from "./
 import { breakerOnFailure, breakerOnSuccess, type BreakerState } from "./circuit-breaker";
 import type { EventLog } from "./events";
 import { classifyHealth, healthOnRunEnd, type HealthSnapshot } from "./health";
-import { madeProgress, mergeWork } from "./learn-plan";
+import { madeProgress, mergeWorkCounted } from "./learn-plan";
 import * as ls from "./loop-state";
 import type { AgentProgressReport, TokenUsage } from "./ports";
 import type { LoopSnapshot, WorkState } from "./snapshot";
@@ -97,8 +97,8 @@ export function accountProgress(
   meanScore: number | null,
   evidenceComplete: boolean | null,
 ): { work: WorkState; progress: LoopSnapshot["progress"]; progressed: boolean } {
-  const work = mergeWork(snapshot.work, report);
-  const completedCount = work.completed.length;
+  const { work, completedAdded } = mergeWorkCounted(snapshot.work, report);
+  const completedCount = snapshot.progress.completedCount + completedAdded;
   const progressed = madeProgress({ snapshot, status, completedCount, meanScore, evidenceComplete });
   const previous = snapshot.progress;
   // An interrupted iteration says nothing about progress either way.

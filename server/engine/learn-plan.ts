@@ -9,6 +9,7 @@ import type { Evidence } from "./analyze";
 import type { AgentClaim, AgentProgressReport, ReflectorPort, ReflectionContext, TestEvidence } from "./ports";
 import type { CheckFeedback, LoopSnapshot, PlanParts, WorkState } from "./snapshot";
 import type { IterationStatus } from "./stop-types";
+import { accumulate } from "./list-bounds";
 import { detectQuestion } from "./question";
 import { errorMessage } from "./validators";
 
@@ -53,22 +54,35 @@ export async function runReflection(
   }
 }
 
-const union = (a: readonly string[], b: readonly string[] | undefined) => [...new Set([...a, ...(b ?? [])])];
-
 /** Completed items and decisions accumulate; pending/blocked/next steps are replaced by the latest report. */
 export function mergeWork(work: WorkState, report: AgentProgressReport | undefined): WorkState {
-  if (!report) return work;
-  const completed = union(work.completed, report.completedItems);
+  return mergeWorkCounted(work, report).work;
+}
+
+/**
+ * mergeWork, and how many completed items the report added that the kept
+ * list did not hold: the accumulated lists keep their latest items only
+ * (list-bounds.ts), so progress counts additions, not the list's length.
+ */
+export function mergeWorkCounted(
+  work: WorkState,
+  report: AgentProgressReport | undefined,
+): { work: WorkState; completedAdded: number } {
+  if (!report) return { work, completedAdded: 0 };
+  const completed = accumulate(work.completed, report.completedItems);
   return {
-    phase: report.phase ?? work.phase,
-    completed,
-    pending: report.pendingItems?.filter((p) => !completed.includes(p)) ?? work.pending,
-    blocked: report.blockedItems ?? work.blocked,
-    decisions: union(work.decisions, report.decisions),
-    assumptions: union(work.assumptions, report.assumptions),
-    constraints: union(work.constraints, report.constraints),
-    nextSteps: report.nextSteps ?? work.nextSteps,
-    testResults: report.testResults ?? work.testResults,
+    completedAdded: completed.added,
+    work: {
+      phase: report.phase ?? work.phase,
+      completed: completed.items,
+      pending: report.pendingItems?.filter((p) => !completed.items.includes(p)) ?? work.pending,
+      blocked: report.blockedItems ?? work.blocked,
+      decisions: accumulate(work.decisions, report.decisions).items,
+      assumptions: accumulate(work.assumptions, report.assumptions).items,
+      constraints: accumulate(work.constraints, report.constraints).items,
+      nextSteps: report.nextSteps ?? work.nextSteps,
+      testResults: report.testResults ?? work.testResults,
+    },
   };
 }
 
@@ -78,6 +92,7 @@ const EPSILON = 1e-9;
 export function madeProgress(args: {
   snapshot: LoopSnapshot;
   status: IterationStatus;
+  /** Completed items reported over the whole loop (a running total; the kept list is bounded). */
   completedCount: number;
   meanScore: number | null;
   evidenceComplete: boolean | null;

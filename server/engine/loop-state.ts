@@ -3,6 +3,7 @@
  * new state, so a state can be checkpointed (to/from JSON) at any moment.
  */
 import { z } from "zod";
+import { historyKept, lastItems } from "./list-bounds";
 
 export interface ReflectionEntry {
   iteration: number;
@@ -22,7 +23,7 @@ export interface LoopState {
   successfulSteps: number;
   failedSteps: number;
   totalTokens: number;
-  /** Per-iteration score snapshots, bounded by reflection.maxHistory. */
+  /** Per-iteration score snapshots, bounded by reflection.maxHistory (at most HISTORY_CAP). */
   scoreHistory: Record<string, number>[];
   /** Best value per metric over all iterations, kept even when history is trimmed. */
   bestScores: Record<string, number>;
@@ -71,8 +72,6 @@ export function meanOf(scores: Record<string, number>): number | null {
   return values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
-const bounded = <T>(items: T[], max: number): T[] => (items.length > max ? items.slice(items.length - max) : items);
-
 export function startIteration(state: LoopState): LoopState {
   return { ...state, iteration: state.iteration + 1 };
 }
@@ -82,11 +81,11 @@ export function recordScore(state: LoopState, scores: Record<string, number>): L
   for (const [metric, value] of Object.entries(scores)) {
     bestScores[metric] = Math.max(bestScores[metric] ?? value, value);
   }
-  return { ...state, scoreHistory: bounded([...state.scoreHistory, { ...scores }], state.maxHistory), bestScores };
+  return { ...state, scoreHistory: lastItems([...state.scoreHistory, { ...scores }], historyKept(state)), bestScores };
 }
 
 export function recordReflection(state: LoopState, reflection: ReflectionEntry): LoopState {
-  return { ...state, reflectionHistory: bounded([...state.reflectionHistory, reflection], state.maxHistory) };
+  return { ...state, reflectionHistory: lastItems([...state.reflectionHistory, reflection], historyKept(state)) };
 }
 
 export function recordSuccess(state: LoopState, usage: { tokens?: number; cost?: number } = {}): LoopState {

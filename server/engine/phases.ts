@@ -8,6 +8,7 @@ import { budgetUsed } from "./budget";
 import type { EventLog } from "./events";
 import { contextUtilization, continuationPrompt, shouldHandoff } from "./handoff";
 import { runReflection, shouldReflect } from "./learn-plan";
+import { VERIFICATION_HISTORY } from "./list-bounds";
 import * as ls from "./loop-state";
 import type { AgentRunResult, Deps, EnginePorts, ValidationResult } from "./ports";
 import type { RunPhaseOutcome } from "./run-phase";
@@ -22,7 +23,7 @@ import type { HandoffTrigger } from "./vocabulary";
  * characters of answer and lives in every stored snapshot, so only the most
  * recent few are kept (fewer if reflection.maxHistory is smaller).
  */
-export const VERIFICATION_HISTORY = 10;
+export { VERIFICATION_HISTORY };
 
 export interface IterationContext {
   snapshot: LoopSnapshot;

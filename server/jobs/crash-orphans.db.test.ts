@@ -31,6 +31,14 @@ fi
 echo "iteration $RALPH_ITERATION done"
 echo '{"usage":{"input":100,"output":20,"cache":0},"cost":0.01}'`;
 
+/**
+ * For the worker that takes the loop over: a lease lost to a heartbeat starved
+ * on a loaded machine re-runs the iteration by design (one more interrupted
+ * row), which is not what these tests count. The first worker keeps the short
+ * default lease, so the takeover still comes quickly.
+ */
+const TAKEOVER = { RALPH_LEASE_MS: "8000", RALPH_HEARTBEAT_MS: "500" };
+
 const agentProcesses = (loopId: string) =>
   liveProcesses()
     .filter((p) => environHas(p.pid, `RALPH_LOOP_ID=${loopId}`))
@@ -126,7 +134,7 @@ describeEachProvider("no orphan agents after a crash", ({ db, temp }) => {
     );
     await first.exited;
 
-    const second = spawnWorker(temp().target);
+    const second = spawnWorker(temp().target, TAKEOVER);
     workers.push(second);
     await expectRanOnceMore(id, workspace);
   }, 120_000);
@@ -141,7 +149,7 @@ describeEachProvider("no orphan agents after a crash", ({ db, temp }) => {
     await freezeOutsideWriteLock(frozen, temp().target); // alive, holding its lifeline: only the next owner can end its agent
     expect(agentProcesses(id).length).toBeGreaterThanOrEqual(3);
 
-    const fresh = spawnWorker(temp().target);
+    const fresh = spawnWorker(temp().target, TAKEOVER);
     workers.push(fresh);
     await expectRanOnceMore(id, workspace);
     // Attempt 2 started after every process of attempt 1 was gone: it ran once, alone.

@@ -1,6 +1,6 @@
 // Crash safety with real processes: workers are spawned, SIGKILLed, stopped
 // (SIGSTOP) and raced against each other; the agent is a real CLI script.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -27,12 +27,40 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
   // Loops are created without dispatching: only the worker processes run them.
   const services = () => ({ db: db(), dispatcher: new LocalDispatcher(), engine: systemDeps });
 
-  async function createLoops(count: number, countFile: string, sleepMs: number, maxIterations: number) {
+  /**
+   * The counting agent, but its first call of iteration `hold` records the
+   * call, then waits until `release` exists. The kill then lands where the
+   * test says (every loop inside that call, everything before it committed),
+   * not wherever a loaded machine's timing put it: a loop that committed
+   * between the check and the kill had no iteration in flight to interrupt.
+   */
+  const heldAgent = (countFile: string, sleepMs: number, hold: number, release: string) => {
+    const agent = countingAgent(countFile, sleepMs);
+    const script = `if [ "$RALPH_ITERATION" = "${hold}" ] && [ ! -e "$RELEASE_FILE" ]; then
+  echo "$RALPH_LOOP_ID $RALPH_ITERATION $RALPH_ATTEMPT $$" >> "$COUNT_FILE"
+  while [ ! -e "$RELEASE_FILE" ]; do sleep 0.1; done
+  exit 1
+fi
+exec "$0" "$@"`;
+    return {
+      ...agent,
+      argv: ["/bin/sh", "-c", script, ...agent.argv],
+      env: { ...agent.env, RELEASE_FILE: release },
+    };
+  };
+
+  async function createLoops(
+    count: number,
+    countFile: string,
+    sleepMs: number,
+    maxIterations: number,
+    held?: { iteration: number; release: string },
+  ) {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const definition = loopDefinitionSchema.parse({
         goal: `crash loop ${i}`,
-        agent: countingAgent(countFile, sleepMs),
+        agent: held ? heldAgent(countFile, sleepMs, held.iteration, held.release) : countingAgent(countFile, sleepMs),
         loop: {
           stop: { maxIterations, noProgressIterations: 0, maxConsecutiveFailures: 0 },
           health: { checkInterval: 0 },
@@ -54,7 +82,9 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
   it("SIGKILL mid-iteration: every loop resumes and finishes, nothing is stored or counted twice", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ralph-crash-"));
     const countFile = join(dir, "calls.txt");
-    const ids = await createLoops(20, countFile, 400, 3);
+    const release = join(dir, "release");
+    // Iteration 1 runs free (its commits share group-commit transactions); iteration 2's first call waits.
+    const ids = await createLoops(20, countFile, 400, 3, { iteration: 2, release });
     // Group commit on, with a window wide enough that the 20 loops' steps share transactions.
     const grouped = { RALPH_GROUP_COMMIT_MS: "5" };
     const first = spawnWorker(temp().target, grouped);
@@ -65,17 +95,23 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
       30_000,
     );
     expect(first.output()).toMatch(/group commit 5 ms/);
-    // Wait until every loop has an iteration in flight and some loop has moved
-    // past an acknowledged step (the agent was called for the next iteration), then kill -9.
-    const movedOn = () => readCalls(countFile).some((c) => c.iteration > 1);
+    // Wait until every loop has moved past an acknowledged step (its agent was called for iteration 2)
+    // and has that iteration in flight, then kill -9. The held calls keep it so until the kill.
+    const heldLoops = () =>
+      new Set(
+        readCalls(countFile)
+          .filter((c) => c.iteration === 2)
+          .map((c) => c.loopId),
+      ).size;
     await waitFor(
       async () =>
-        movedOn() ? db().prisma.loop.count({ where: { id: { in: ids }, inflightIteration: { not: null } } }) : 0,
+        heldLoops() === 20 ? db().prisma.loop.count({ where: { id: { in: ids }, inflightIteration: 2 } }) : 0,
       (n) => n === 20,
       60_000,
     );
     first.child.kill("SIGKILL");
     await first.exited;
+    writeFileSync(release, ""); // the next worker's calls run through
     // A loop calls its agent for iteration n+1 only once the commit of n resolved: those were acknowledged.
     const callsAtKill = readCalls(countFile);
     const acknowledged = callsAtKill.filter((c) =>
@@ -89,7 +125,9 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
     for (const a of acknowledged)
       expect(durable.some((r) => r.loopId === a.loopId && r.number === a.iteration)).toBe(true);
 
-    const second = spawnWorker(temp().target, grouped);
+    // A lease lost to a starved heartbeat re-runs an iteration by design (one more interrupted row),
+    // which is not what this test counts: the recovering worker's leases outlast any stall.
+    const second = spawnWorker(temp().target, { ...grouped, RALPH_LEASE_MS: "8000", RALPH_HEARTBEAT_MS: "500" });
     workers.push(second);
     await allEnded(ids);
     expect(second.output()).toMatch(/group commit 5 ms/);
@@ -115,7 +153,9 @@ describeEachProvider("crash safety", ({ db, kind, temp }) => {
       expect(loop.costUsd).toBeCloseTo(0.03 + crashedCost, 10);
       expect(loop.tokensIn).toBe(300 + broken.reduce((s, r) => s + r.tokensIn, 0));
     }
+    // One per loop: the held iteration 2 each had in flight at the kill.
     expect(interrupted).toBe(20);
+    expect(rows.filter((r) => r.status === "interrupted").every((r) => r.number === 2)).toBe(true);
     // What was acknowledged before the kill is still there, the same row, and its agent never ran again.
     const finalIds = new Set(rows.map((r) => r.id));
     for (const r of durable) expect(finalIds.has(r.id)).toBe(true);
