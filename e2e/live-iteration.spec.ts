@@ -27,6 +27,8 @@ test("a slow agent's output and heartbeat reach another tab within 1 s", async (
   const other = await page.context().newPage();
   await other.goto(`/loops/${id}`);
   const output = other.getByTestId("live-output");
+  // Watched, as a reader would: the card sits below the charts, and scrolled out of view it holds still.
+  await output.scrollIntoViewIfNeeded();
   await expect(output).toContainText("drafting part 1 of 4 for iteration 1", { timeout: 30_000 });
   // From now on, every new batch the tab shows is timed against the moment the agent printed it.
   await other.evaluate(() => {
