@@ -79,9 +79,7 @@ function useHeld<T>(value: T, hold: boolean): T {
 function LiveIterationCard({ view, serverNow }: { view: LiveView; serverNow: number }) {
   const [card, inView] = useInView<HTMLElement>(true);
   // serverNow too: a line folded into the query moves its dataUpdatedAt.
-  return (
-    <CardBody view={useHeld(view, !inView)} serverNow={useHeld(serverNow, !inView)} inView={inView} card={card} />
-  );
+  return <CardBody view={useHeld(view, !inView)} serverNow={useHeld(serverNow, !inView)} inView={inView} card={card} />;
 }
 
 // Memoised: while held, a new line re-renders nothing below the panel.
