@@ -56,6 +56,13 @@ test("a slow agent's output and heartbeat reach another tab within 1 s", async (
   expect(latencies.length).toBeGreaterThanOrEqual(2);
   expect(Math.max(...latencies), `latencies ${latencies.join(", ")} ms`).toBeLessThan(1_000);
 
+  // Scrolled away, the card holds still; scrolled back, it shows what was printed meanwhile
+  // (the last part of iteration 1, or already iteration 2's output).
+  await other.evaluate(() => window.scrollTo(0, 0));
+  await other.waitForTimeout(4_000);
+  await output.scrollIntoViewIfNeeded();
+  await expect(output).toContainText(/drafting part 4 of 4 for iteration 1|for iteration 2/, { timeout: 5_000 });
+
   // The list in the first tab says how long it has been running and when it last printed.
   await page.goto("/");
   await expect(page.getByTestId("running-line").first()).toContainText(/running · .* · last output \d+ s ago/, {
