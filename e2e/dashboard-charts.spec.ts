@@ -44,6 +44,9 @@ test("summary bar, header alarm, fitted charts, control menu, rich iteration row
 
   // Enough iterations for the charts, and at least one that failed with an error.
   await expect.poll(() => chartPoints(page, "cost-chart"), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
+  // The timeline is below the fold: scrolled to, as a reader would (a running loop's timeline
+  // follows its iterations only while in view), the failed iteration's row shows there.
+  await page.getByTestId("iteration-timeline").scrollIntoViewIfNeeded();
   await expect(page.getByTestId("iteration-error-line").first()).toBeVisible({ timeout: 60_000 });
 
   // The x axis runs to the last iteration (plus headroom), not to the limit of 80.

@@ -27,6 +27,8 @@ test("a slow agent's output and heartbeat reach another tab within 1 s", async (
   const other = await page.context().newPage();
   await other.goto(`/loops/${id}`);
   const output = other.getByTestId("live-output");
+  // Watched, as a reader would: the card sits below the charts, and scrolled out of view it holds still.
+  await output.scrollIntoViewIfNeeded();
   await expect(output).toContainText("drafting part 1 of 4 for iteration 1", { timeout: 30_000 });
   // From now on, every new batch the tab shows is timed against the moment the agent printed it.
   await other.evaluate(() => {
@@ -53,6 +55,13 @@ test("a slow agent's output and heartbeat reach another tab within 1 s", async (
   console.log(`live output latency to the other tab (ms): ${latencies.join(", ")}`);
   expect(latencies.length).toBeGreaterThanOrEqual(2);
   expect(Math.max(...latencies), `latencies ${latencies.join(", ")} ms`).toBeLessThan(1_000);
+
+  // Scrolled away, the card holds still; scrolled back, it shows what was printed meanwhile
+  // (the last part of iteration 1, or already iteration 2's output).
+  await other.evaluate(() => window.scrollTo(0, 0));
+  await other.waitForTimeout(4_000);
+  await output.scrollIntoViewIfNeeded();
+  await expect(output).toContainText(/drafting part 4 of 4 for iteration 1|for iteration 2/, { timeout: 5_000 });
 
   // The list in the first tab says how long it has been running and when it last printed.
   await page.goto("/");

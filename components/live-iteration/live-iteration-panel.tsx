@@ -3,11 +3,14 @@
 // health, nudges and escalations as they happen, tool calls and the output
 // tail (with a "follow" toggle). The view comes from `loops.live`; the page's
 // event stream folds newer rows into the same query (see live-fold.ts).
+// Scrolled out of view, the card holds still (no render, no DOM change, no
+// frame for each line and clock second) and catches up as it comes back.
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef, useState, type RefObject } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { formatDuration } from "@/components/loops/format";
 import { useNowText } from "@/components/shared/use-now";
+import { useInView } from "@/components/shared/use-in-view";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { LiveView } from "./live-fold";
 
@@ -39,16 +42,20 @@ export function LiveIterationPanel({ loopId, inFlight }: { loopId: string; inFli
 function LiveClock({
   view,
   serverNow,
+  paused,
 }: {
   view: Pick<LiveView, "startedAt" | "outputAt" | "heartbeatAt">;
   /** When the server read the view: the time the server's HTML (and hydration) shows. */
   serverNow: number;
+  /** Out of view: the texts stop ticking. */
+  paused: boolean;
 }) {
   const { startedAt, outputAt, heartbeatAt } = view;
-  const elapsed = useNowText((now) => `running · ${formatDuration(now.getTime() - startedAt)}`, serverNow);
+  const elapsed = useNowText((now) => `running · ${formatDuration(now.getTime() - startedAt)}`, serverNow, paused);
   const heard = useNowText(
     (now) => `last output ${ago(outputAt, now.getTime())} · heartbeat ${ago(heartbeatAt, now.getTime())}`,
     serverNow,
+    paused,
   );
   return (
     <>
@@ -62,10 +69,33 @@ function LiveClock({
   );
 }
 
+/** `value` while `hold` is off; while on, the value it had when it came on. */
+function useHeld<T>(value: T, hold: boolean): T {
+  const [held, setHeld] = useState(value);
+  if (!hold && held !== value) setHeld(value);
+  return hold ? held : value;
+}
+
 function LiveIterationCard({ view, serverNow }: { view: LiveView; serverNow: number }) {
+  const [card, inView] = useInView<HTMLElement>(true);
+  // serverNow too: a line folded into the query moves its dataUpdatedAt.
+  return <CardBody view={useHeld(view, !inView)} serverNow={useHeld(serverNow, !inView)} inView={inView} card={card} />;
+}
+
+// Memoised: while held, a new line re-renders nothing below the panel.
+const CardBody = memo(function CardBody({
+  view,
+  serverNow,
+  inView,
+  card,
+}: {
+  view: LiveView;
+  serverNow: number;
+  inView: boolean;
+  card: RefObject<HTMLElement | null>;
+}) {
   const [follow, setFollow] = useState(true);
   const tail = useRef<HTMLPreElement>(null);
-  const card = useRef<HTMLElement>(null);
   // Whether the browser skips the card (content-visibility, scrolled away), from its own event:
   // asking (checkVisibility) made it compute the page's style and layout on every new line.
   const skipped = useRef(false);
@@ -84,7 +114,7 @@ function LiveIterationCard({ view, serverNow }: { view: LiveView; serverNow: num
     };
     el.addEventListener("contentvisibilityautostatechange", changed);
     return () => el.removeEventListener("contentvisibilityautostatechange", changed);
-  }, [follow]);
+  }, [follow, card]);
 
   return (
     <section
@@ -101,7 +131,7 @@ function LiveIterationCard({ view, serverNow }: { view: LiveView; serverNow: num
           {PHASES[view.phase] ?? view.phase}
         </Badge>
         <Badge tone={HEALTH_TONE[view.health] ?? "neutral"}>{view.health}</Badge>
-        <LiveClock view={view} serverNow={serverNow} />
+        <LiveClock view={view} serverNow={serverNow} paused={!inView} />
       </div>
       {view.interventions.length > 0 && (
         <ul className="mt-2 space-y-1" data-testid="live-interventions">
@@ -143,4 +173,4 @@ function LiveIterationCard({ view, serverNow }: { view: LiveView; serverNow: num
       </pre>
     </section>
   );
-}
+});

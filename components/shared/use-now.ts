@@ -55,15 +55,22 @@ export function useNow(serverTime?: number | Date | null): Date {
   return useMemo(() => new Date(t), [t]);
 }
 
+const still = () => () => undefined;
+
 /**
  * A text computed from the current time; the caller re-renders only when the
  * text itself changes. `format` must be pure (it runs on every tick).
+ * `paused` (e.g. scrolled out of view): it stops ticking until unpaused.
  */
-export function useNowText<T extends string | null>(format: (now: Date) => T, serverTime?: number | Date | null): T {
+export function useNowText<T extends string | null>(
+  format: (now: Date) => T,
+  serverTime?: number | Date | null,
+  paused = false,
+): T {
   const fallback = useContext(ServerTime);
   const server = serverTime == null ? fallback : millis(serverTime);
   return useSyncExternalStore(
-    subscribe,
+    paused ? still : subscribe,
     () => format(new Date(snapshot())),
     () => format(new Date(server)),
   );

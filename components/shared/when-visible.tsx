@@ -1,7 +1,9 @@
 "use client";
 // Draws its children once they come near the viewport, one such drawing per
 // task, and holds them still while they are far off-screen. A chart below the
-// fold costs nothing until someone scrolls to it (nor while scrolled away), and
+// fold costs nothing until someone scrolls to it (nor while out of view: it is
+// drawn ahead, within `margin`, but redrawn only while some of it is in the
+// viewport itself, where a live loop's redraw can be seen), and
 // charts that appear together do not become one long main-thread task (each
 // Recharts chart takes tens of ms to draw). The box it fills keeps its size
 // throughout, so nothing shifts when the drawing arrives.
@@ -36,35 +38,37 @@ const Held = memo(
 export function WhenVisible({ children, margin = "200px" }: { children: ReactNode; margin?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(false);
-  const [near, setNear] = useState(false);
+  const [inView, setInView] = useState(false);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     if (typeof IntersectionObserver === "undefined")
       return schedule(() => {
-        setNear(true);
+        setInView(true);
         setShown(true);
       });
     let cancelled = false;
-    // Kept after the first drawing: off-screen, the drawing holds still (a live loop's
-    // new points redraw only what can be seen) and catches up when it comes back.
-    const observer = new IntersectionObserver(
+    // The first drawing, ahead of the viewport.
+    const near = new IntersectionObserver(
       (entries) => {
-        const on = entries.some((e) => e.isIntersecting);
-        setNear(on);
-        if (on) schedule(() => !cancelled && setShown(true));
+        if (entries.some((e) => e.isIntersecting)) schedule(() => !cancelled && setShown(true));
       },
       { rootMargin: margin },
     );
-    observer.observe(el);
+    // Kept after the first drawing: out of view, the drawing holds still (a live loop's
+    // new points redraw only what can be seen) and catches up as it comes into view.
+    const seen = new IntersectionObserver((entries) => setInView(entries.some((e) => e.isIntersecting)));
+    near.observe(el);
+    seen.observe(el);
     return () => {
       cancelled = true;
-      observer.disconnect();
+      near.disconnect();
+      seen.disconnect();
     };
   }, [margin]);
   return (
     <div ref={box} className="h-full w-full">
-      {shown && <Held hold={!near}>{children}</Held>}
+      {shown && <Held hold={!inView}>{children}</Held>}
     </div>
   );
 }

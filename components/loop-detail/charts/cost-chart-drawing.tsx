@@ -1,21 +1,12 @@
 "use client";
 // The cost chart's drawing, in a chunk of its own with Recharts: the page
 // shows the chart's frame and summary first and loads this when it is drawn.
-import {
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, YAxis } from "recharts";
 import type { CostScale, IterationWindow } from "@/lib/charts/chart-window";
 import type { CostRow } from "@/lib/charts/cost-chart";
 import { formatUsd } from "@/components/loops/format";
-import { AXIS, BUDGET, FORECAST, GRID, HANDOFF, LEGEND, MEAN, TOOLTIP } from "./chart-theme";
+import { AXIS, BUDGET, FORECAST, LEGEND, MEAN, TOOLTIP } from "./chart-theme";
+import { chartGrid, handoffLines, iterationAxis } from "./chart-parts";
 
 export default function CostChartDrawing({
   rows,
@@ -33,16 +24,8 @@ export default function CostChartDrawing({
   return (
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: -4 }} accessibilityLayer={false}>
-        <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
-        <XAxis
-          dataKey="iteration"
-          type="number"
-          domain={xRange.domain}
-          allowDataOverflow
-          allowDecimals={false}
-          ticks={xRange.ticks}
-          tick={AXIS}
-        />
+        {chartGrid()}
+        {iterationAxis(xRange)}
         <YAxis
           domain={[0, scale.top]}
           allowDataOverflow
@@ -103,9 +86,7 @@ export default function CostChartDrawing({
             label={{ value: "budget out", position: "top", fontSize: 11, fill: BUDGET }}
           />
         )}
-        {handoffs.map((h) => (
-          <ReferenceLine key={h} x={h + 0.5} stroke={HANDOFF} strokeDasharray="2 3" />
-        ))}
+        {handoffLines(handoffs)}
       </ComposedChart>
     </ResponsiveContainer>
   );

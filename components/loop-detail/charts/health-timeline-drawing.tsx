@@ -1,20 +1,12 @@
 "use client";
 // The health lane's drawing, in a chunk of its own with Recharts: the page
 // shows the lane's frame, legend and events first and loads this when it is drawn.
-import {
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ReferenceArea,
-  ResponsiveContainer,
-  Scatter,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { ComposedChart, Line, ReferenceArea, ResponsiveContainer, Scatter, YAxis } from "recharts";
 import type { IterationWindow } from "@/lib/charts/chart-window";
 import type { HealthLanes } from "@/lib/charts/health-lanes";
 import type { HealthBand, HealthMarkerKind } from "@/lib/charts/health-timeline";
-import { AXIS, GRID, HEALTH_COLORS } from "./chart-theme";
+import { AXIS, HEALTH_COLORS } from "./chart-theme";
+import { chartGrid, iterationAxis } from "./chart-parts";
 import { HEALTH_GLYPHS as GLYPH } from "./health-glyphs";
 
 const glyphShape = (kind: HealthMarkerKind) =>
@@ -50,16 +42,8 @@ export default function HealthTimelineDrawing({
         margin={{ top: 4, right: 12, bottom: 0, left: 0 }}
         accessibilityLayer={false}
       >
-        <CartesianGrid stroke={GRID} strokeDasharray="3 3" horizontal={false} />
-        <XAxis
-          dataKey="iteration"
-          type="number"
-          domain={xRange.domain}
-          allowDataOverflow
-          allowDecimals={false}
-          ticks={xRange.ticks}
-          tick={AXIS}
-        />
+        {chartGrid({ horizontal: false })}
+        {iterationAxis(xRange)}
         <YAxis
           dataKey="y"
           type="number"

@@ -3,7 +3,6 @@
 // shows the chart's frame, summary and notes first and loads this when it is drawn.
 import {
   Area,
-  CartesianGrid,
   ComposedChart,
   Legend,
   Line,
@@ -12,25 +11,13 @@ import {
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
-  XAxis,
   YAxis,
 } from "recharts";
 import { useMemo } from "react";
 import type { IterationWindow } from "@/lib/charts/chart-window";
 import { scorerKey, type ScoreChart } from "@/lib/charts/score-chart";
-import {
-  AXIS,
-  BEST,
-  GRID,
-  HANDOFF,
-  LEGEND,
-  MEAN,
-  PLATEAU,
-  REGRESSION,
-  scorerColor,
-  THRESHOLD,
-  TOOLTIP,
-} from "./chart-theme";
+import { AXIS, BEST, LEGEND, MEAN, PLATEAU, REGRESSION, scorerColor, THRESHOLD, TOOLTIP } from "./chart-theme";
+import { chartGrid, handoffLines, iterationAxis } from "./chart-parts";
 
 export default function ScoreChartDrawing({
   chart,
@@ -45,15 +32,8 @@ export default function ScoreChartDrawing({
   return (
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart data={chart.rows} margin={{ top: 8, right: 12, bottom: 0, left: -12 }} accessibilityLayer={false}>
-        <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
-        <XAxis
-          dataKey="iteration"
-          type="number"
-          domain={xRange.domain}
-          allowDecimals={false}
-          ticks={xRange.ticks}
-          tick={AXIS}
-        />
+        {chartGrid()}
+        {iterationAxis(xRange, { clip: false })}
         <YAxis domain={[0, 1]} tick={AXIS} tickCount={6} />
         <Tooltip {...TOOLTIP} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
         <Legend {...LEGEND} />
@@ -114,15 +94,7 @@ export default function ScoreChartDrawing({
             label={{ value: "threshold", position: "insideTopLeft", fontSize: 11, fill: THRESHOLD }}
           />
         )}
-        {chart.handoffs.map((h) => (
-          <ReferenceLine
-            key={h}
-            x={h + 0.5}
-            stroke={HANDOFF}
-            strokeDasharray="2 3"
-            label={{ value: "⇄", position: "top", fill: HANDOFF, fontSize: 12 }}
-          />
-        ))}
+        {handoffLines(chart.handoffs, { glyph: true })}
         {selection && selection.from !== selection.to && (
           <ReferenceArea
             x1={selection.from}

@@ -1,15 +1,16 @@
 "use client";
 // The score-per-dollar chart's drawing, in a chunk of its own with Recharts.
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ScoreSpendRow } from "@/lib/charts/score-per-dollar";
 import { formatUsd } from "@/components/loops/format";
-import { AXIS, BEST, GRID } from "./chart-theme";
+import { AXIS, BEST } from "./chart-theme";
+import { chartGrid } from "./chart-parts";
 
 export default function ScoreSpendChartDrawing({ rows }: { rows: ScoreSpendRow[] }) {
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: -12 }} accessibilityLayer={false}>
-        <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
+        {chartGrid()}
         <XAxis
           dataKey="spent"
           type="number"

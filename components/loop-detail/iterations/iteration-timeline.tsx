@@ -4,9 +4,12 @@
 // is shown and "Load older" adds a page; iterations are append-only, so pages
 // never shift under the reader. Once long, the list is windowed: only the
 // rows near the viewport are mounted (the iteration in flight is not in this
-// list: its panel stays above it, whatever is scrolled).
+// list: its panel stays above it, whatever is scrolled). A running loop's
+// timeline scrolled out of view is not refetched on each new iteration (a
+// fetch and a redraw nobody sees): its pages are only marked stale, and
+// re-read as it comes back into view.
 import { useQueries } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
@@ -20,6 +23,7 @@ import { WorktreeRemove } from "./worktree-remove";
 import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
 import { ITERATION_PAGE } from "./iteration-page";
 import { useBeatValue } from "@/components/live/use-beat-value";
+import { useInView } from "@/components/shared/use-in-view";
 
 export { ITERATION_PAGE };
 /** Above this many loaded rows, only those near the viewport are mounted. */
@@ -38,14 +42,18 @@ export function IterationTimeline({
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<number[]>([]);
   const listRef = useRef<HTMLOListElement>(null);
+  const [boxRef, inView] = useInView<HTMLDivElement>(live);
   const pages = useQueries({
-    queries: [undefined, ...cursors].map((beforeNumber) =>
-      trpc.loops.iterations.queryOptions({
+    queries: [undefined, ...cursors].map((beforeNumber) => ({
+      ...trpc.loops.iterations.queryOptions({
         id: loopId,
         limit: ITERATION_PAGE,
         ...(beforeNumber ? { beforeNumber } : {}),
       }),
-    ),
+      // Disabled, a page keeps what it shows and the live refresh only marks it stale
+      // (it refetches active queries); enabled again, a stale page is re-read at once.
+      enabled: inView,
+    })),
   });
   // A page that has not been drawn yet is drawn at once; after that, a live loop's new rows wait for the beat.
   const newest = useBeatValue(pages[0]!.data, live) ?? pages[0]!.data;
@@ -54,29 +62,35 @@ export function IterationTimeline({
   const windowed = rows.length > WINDOW_AFTER;
   const shown = useWindowedRows(listRef, keys, windowed);
   const first = pages[0]!;
-  if (first.isPending) return <SkeletonRows rows={4} label="Loading iterations" />;
+  // One box in every state, so whether it is in view is known whatever it shows.
+  const box = (content: ReactNode) => (
+    <div ref={boxRef} data-testid="iteration-timeline">
+      {content}
+    </div>
+  );
+  if (first.isPending) return box(<SkeletonRows rows={4} label="Loading iterations" />);
   if (first.isError)
-    return (
+    return box(
       <ErrorState
         title="Could not load iterations"
         message={errorMessage(first.error)}
         onRetry={() => first.refetch()}
-      />
+      />,
     );
   if ((newest ?? first.data).items.length === 0) {
-    return (
+    return box(
       <EmptyState title="No iterations yet">
         Each iteration appears here as soon as it ends: its input, output, scores, and the agent’s claim beside the
         evidence.
-      </EmptyState>
+      </EmptyState>,
     );
   }
   const last = pages.at(-1)!;
   const failed = pages.find((p) => p.isError);
   // Once a fallback agent ran, every iteration says which agent ran it.
   const withFallback = rows.some((r) => r.agent === "fallback");
-  return (
-    <div>
+  return box(
+    <>
       <div className="mb-2 flex justify-end gap-2">
         <WorktreeRemove loopId={loopId} />
         <PatchDownload loopId={loopId} />
@@ -119,6 +133,6 @@ export function IterationTimeline({
           Load older iterations
         </Button>
       )}
-    </div>
+    </>,
   );
 }
