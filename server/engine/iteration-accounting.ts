@@ -8,6 +8,7 @@ import { breakerOnFailure, breakerOnSuccess, type BreakerState } from "./circuit
 import type { EventLog } from "./events";
 import { classifyHealth, healthOnRunEnd, type HealthSnapshot } from "./health";
 import { madeProgress, mergeWorkCounted } from "./learn-plan";
+import { itemsDigest } from "./list-bounds";
 import * as ls from "./loop-state";
 import type { AgentProgressReport, TokenUsage } from "./ports";
 import type { LoopSnapshot, WorkState } from "./snapshot";
@@ -98,13 +99,17 @@ export function accountProgress(
   evidenceComplete: boolean | null,
 ): { work: WorkState; progress: LoopSnapshot["progress"]; progressed: boolean } {
   const { work, completedAdded } = mergeWorkCounted(snapshot.work, report);
-  const completedCount = snapshot.progress.completedCount + completedAdded;
-  const progressed = madeProgress({ snapshot, status, completedCount, meanScore, evidenceComplete });
   const previous = snapshot.progress;
+  // The same set again adds nothing, even items the bounded list no longer holds (list-bounds.ts).
+  const digest = report?.completedItems?.length ? itemsDigest(report.completedItems) : previous.completedDigest;
+  const repeated = digest !== undefined && digest === previous.completedDigest;
+  const completedCount = previous.completedCount + (repeated ? 0 : completedAdded);
+  const progressed = madeProgress({ snapshot, status, completedCount, meanScore, evidenceComplete });
   // An interrupted iteration says nothing about progress either way.
   const stalled = previous.iterationsWithoutProgress;
   const without = progressed ? 0 : status === "interrupted" || status === "rate_limited" ? stalled : stalled + 1;
   const best = previous.bestMeanScore;
   const bestMeanScore = meanScore === null ? best : best === null ? meanScore : Math.max(best, meanScore);
-  return { work, progressed, progress: { iterationsWithoutProgress: without, bestMeanScore, completedCount } };
+  const progress = { iterationsWithoutProgress: without, bestMeanScore, completedCount };
+  return { work, progressed, progress: digest === undefined ? progress : { ...progress, completedDigest: digest } };
 }

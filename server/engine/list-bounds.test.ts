@@ -144,6 +144,9 @@ describe("what reads the lists decides as with the whole list", () => {
     // Re-reporting the last 20 items (kept) with one new one: only the new one is progress.
     ["the last 20 again plus a new one", (n) => Array.from({ length: 21 }, (_, i) => `item ${n - 20 + i}`)],
     ["an early item again every iteration, with a new one", (n) => [`item ${n}`, `item ${n % 5}`]],
+    // A cumulative list, every item so far each time, far longer than the kept window: once it stops
+    // growing it is the same set again, not hundreds of "new" items that fell out of the window.
+    ["the whole list so far, every iteration", (n) => Array.from({ length: n }, (_, i) => `item ${i + 1}`)],
   ];
   // With a threshold of 1, an iteration whose new item is not seen as progress (say, when the list is
   // trimmed) stops the loop there: it must stop right after the last new item and nowhere before.

@@ -14,6 +14,10 @@
  *
  * The no-progress detector counts completed items through
  * `progress.completedCount`, a running total, not the kept list's length.
+ * An item that dropped out of the kept list looks new when reported again, so
+ * an agent re-sending one cumulative list of more than WORK_ITEMS_KEPT items
+ * would never look stalled: a report whose items are, as a set, the previous
+ * report's adds nothing (`itemsDigest`, kept in `progress.completedDigest`).
  * A restore trims an older checkpoint's longer lists the same way (`boundLists`).
  */
 
@@ -56,4 +60,23 @@ export function accumulate(
   if (!reported || reported.length === 0) return { items: kept, added: 0 };
   const all = [...new Set([...kept, ...reported])];
   return { items: boundWorkItems(all), added: all.length - new Set(kept).size };
+}
+
+/**
+ * A report's items as a set, in a few bytes: the count and a 32-bit FNV-1a
+ * hash of the distinct items, sorted. Two different sets share a digest once
+ * in about four billion; then a new item is missed for one iteration.
+ */
+export function itemsDigest(items: readonly string[]): string {
+  const distinct = [...new Set(items)].sort();
+  let hash = 0x811c9dc5;
+  for (const item of distinct) {
+    for (let i = 0; i < item.length; i++) {
+      hash ^= item.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193);
+    }
+    hash ^= 0xff; // separator: ["ab"] and ["a", "b"] differ
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `${distinct.length}:${(hash >>> 0).toString(16)}`;
 }

@@ -121,7 +121,13 @@ export interface LoopSnapshot {
   /** Optional so snapshots written before it existed restore unchanged. */
   attention?: Attention | null;
   halt: HaltInfo | null;
-  progress: { iterationsWithoutProgress: number; bestMeanScore: number | null; completedCount: number };
+  progress: {
+    iterationsWithoutProgress: number;
+    bestMeanScore: number | null;
+    completedCount: number;
+    /** The last report's completed items as a set (list-bounds.ts `itemsDigest`); absent until one reports them. */
+    completedDigest?: string;
+  };
   /** Earlier verifier verdicts, passed back as AL's "previous results". */
   verifications: VerificationAttempt[];
   last: LastIteration;
