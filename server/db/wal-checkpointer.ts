@@ -63,6 +63,21 @@ for (;;) {
 db.close();
 `;
 
+/**
+ * The better-sqlite3 this process runs, for the worker to load: found from this module (the app, a bundled
+ * server chunk, the headless CLI run from any folder), else from the working directory.
+ */
+function driverPath() {
+  for (const base of [import.meta.url, join(process.cwd(), "package.json")]) {
+    try {
+      return createRequire(base).resolve("better-sqlite3");
+    } catch {
+      // the next base
+    }
+  }
+  throw new Error("better-sqlite3 not found from the server's modules or the working directory");
+}
+
 export interface CheckpointReport {
   /** Checkpoints run so far, and how many of them failed or found the WAL busy. */
   checkpoints: number;
@@ -78,7 +93,7 @@ export class WalCheckpointer {
   private closed = false;
 
   constructor(client: BetterSqlite3.Database, file: string, delayMs = CHECKPOINT_DELAY_MS) {
-    const driver = createRequire(join(process.cwd(), "package.json")).resolve("better-sqlite3");
+    const driver = driverPath();
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { driver, file, delayMs, shared: this.slots.buffer },
