@@ -18,6 +18,8 @@ test("a stuck agent's nudge appears on the loop page before the iteration ends",
   });
 
   const live = page.getByTestId("live-iteration");
+  // The card holds still while scrolled out of view; an operator watching the agent has it on screen.
+  await live.scrollIntoViewIfNeeded();
   await expect(page.getByTestId("live-output")).toContainText("starting, then silence", { timeout: 30_000 });
   const nudges = page.getByTestId("live-interventions");
   await expect(nudges).toContainText(/nudge/i, { timeout: 20_000 });
