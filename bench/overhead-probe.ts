@@ -3,7 +3,7 @@
 // agent calls, splits it into the lean step commit (its COMMIT, that is the
 // fsync, apart), GC pauses and timer callbacks that ran inside the gap, and
 // the rest. `npx tsx bench/overhead-probe.ts [iterations] [runs]
-// [--baseline] [--plain] [--pages] [--autocheckpoint=N]`.
+// [--plain] [--pages] [--autocheckpoint=N]`.
 // Not part of `npm run bench`: it patches the driver to watch it.
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -74,17 +74,6 @@ function walSalt(file: string) {
     closeSync(fd);
   }
   return header.subarray(16, 24).toString("hex");
-}
-
-// --baseline: no checkpoint worker, SQLite's automatic checkpoint inside the commit (the old way).
-if (flag("baseline")) {
-  const proto = SqliteStepDriver.prototype as unknown as Record<string, unknown>;
-  const runBatch = proto.runBatch as (this: Record<string, unknown>, ...a: unknown[]) => Promise<unknown>;
-  proto.runBatch = async function (this: Record<string, unknown>, ...a: unknown[]) {
-    const { client } = await (this.connection as () => Promise<{ client: unknown }>)();
-    this.checkpointerFor = client;
-    return runBatch.apply(this, a);
-  };
 }
 
 async function once(iterations: number) {

@@ -9,7 +9,6 @@ import type { StepDriver, StepOutcome } from "./group-commit";
 import type { SqliteConnection } from "./step-commit-slot";
 import type { StepWrite } from "./step-write";
 import { stepProgram, type Statement, type StatementResult, type StepProgram } from "./step-commit-sql";
-import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
 const SAVEPOINT = "step_write";
 
@@ -22,34 +21,21 @@ const SAVEPOINT = "step_write";
  */
 export class SqliteStepDriver implements StepDriver {
   private statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-  /** Checkpoints the WAL off the commit path (wal-checkpointer.ts); started with the first batch. */
-  checkpointer: WalCheckpointer | null = null;
-  private checkpointerFor: BetterSqlite3.Database | null = null;
 
-  constructor(
-    private readonly connection: () => Promise<SqliteConnection>,
-    private readonly file?: string,
-  ) {}
+  constructor(private readonly connection: () => Promise<SqliteConnection>) {}
 
   async runBatch(writes: StepWrite[]): Promise<StepOutcome[]> {
     const { client, lock } = await this.connection();
     const release = await lock.acquire();
     try {
-      if (this.checkpointerFor !== client) {
-        void this.checkpointer?.close();
-        this.checkpointerFor = client;
-        this.checkpointer = startWalCheckpointer(client, this.file);
-      }
-      const outcomes = this.runLocked(client, writes);
-      this.checkpointer?.noteCommit();
-      return outcomes;
+      return this.runLocked(client, writes);
     } finally {
       release();
     }
   }
 
-  async close() {
-    await this.checkpointer?.close();
+  close() {
+    return Promise.resolve();
   }
 
   private prepared(client: BetterSqlite3.Database, sql: string) {

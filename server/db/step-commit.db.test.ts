@@ -2,15 +2,10 @@
 // version it replaces: the same write, committed both ways on twin loops, must
 // read back through Prisma identically, field for field, and fence alike.
 import { randomUUID } from "node:crypto";
-import { copyFileSync, mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { iterationStep } from "../../test/step-write-fixture";
-import { openDatabase, stepCommitSlot } from "./client";
-import { BACKSTOP_PAGES } from "./wal-checkpointer";
+import { openDatabase } from "./client";
 import { DB_NULL } from "./step-write";
 import { LeaseLostError } from "./loop-lease.repo";
 import { DatabaseClosedError } from "./step-errors";
@@ -346,49 +341,6 @@ describeEachProvider("lean step commit", ({ db, temp, kind }) => {
       DatabaseClosedError,
     );
   });
-
-  it.runIf(kind === "sqlite")(
-    "SQLite: a worker checkpoints the WAL off the commit path, keeps it bounded, and a copy taken mid-run (a crash) loses no committed step",
-    async () => {
-      const target = temp().target;
-      if (target.kind !== "sqlite") return;
-      const own = openDatabase(target, { groupCommitMs: 0 });
-      try {
-        const id = await loop("me");
-        const walPages = () => (statSync(`${target.file}-wal`).size - 32) / (24 + 4096);
-        const steps = 1_500;
-        let largest = 0;
-        for (let n = 1; n <= steps; n++) {
-          await commitStep(own.prisma, iterationStep(id, n, "me", AT));
-          largest = Math.max(largest, walPages());
-          // Let the worker's checkpoint land now and then, as a real loop's agent time would.
-          if (n % 100 === 0) await new Promise((r) => setTimeout(r, 150));
-        }
-        const { client } = await stepCommitSlot(own.prisma)!.sqlite();
-        // The commit path no longer checkpoints at 1,000 pages; the worker did, so the WAL was reused.
-        expect(Number(client.pragma("wal_autocheckpoint", { simple: true }))).toBe(BACKSTOP_PAGES);
-        const framesWritten = steps * 10; // each step writes well over 10 pages
-        expect(largest).toBeLessThan(framesWritten / 3);
-        expect(largest).toBeLessThan(BACKSTOP_PAGES);
-        // A crash: the files as they are now, opened afresh (recovery replays the WAL).
-        const copy = join(mkdtempSync(join(tmpdir(), "ralph-crash-")), "copy.db");
-        copyFileSync(target.file, copy);
-        copyFileSync(`${target.file}-wal`, `${copy}-wal`);
-        const reopened = new BetterSqlite3(copy, { readonly: true });
-        try {
-          const row = reopened.prepare(`SELECT count(*) AS n FROM "Iteration" WHERE "loopId" = ?`).get(id) as {
-            n: number;
-          };
-          expect(row.n).toBe(steps);
-        } finally {
-          reopened.close();
-        }
-      } finally {
-        await own.close();
-      }
-    },
-    60_000,
-  );
 
   it("group commit: concurrent steps share transactions, and one failing fence fails alone", async () => {
     // A database of its own with a wide window, so the batches are certain to form.

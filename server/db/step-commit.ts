@@ -12,9 +12,7 @@ export function leanStepCommitter(db: Db): GroupCommitter | undefined {
   if (!slot) return undefined;
   if (!slot.committer) {
     const driver =
-      slot.target.kind === "sqlite"
-        ? new SqliteStepDriver(slot.sqlite, slot.target.file)
-        : new PgStepDriver(pgStepPoolOf(slot));
+      slot.target.kind === "sqlite" ? new SqliteStepDriver(slot.sqlite) : new PgStepDriver(pgStepPoolOf(slot));
     // SQLite has one writer: batches follow each other, as large as they come.
     // PostgreSQL answers statement by statement (only BEGIN and savepoints
     // ride along with the statement behind them), so a huge batch is a long
