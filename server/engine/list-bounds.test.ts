@@ -61,49 +61,25 @@ function lengths(s: LoopSnapshot) {
 }
 
 describe("list bounds over 10,000 iterations", () => {
+  /** Every bound: `history` for reflections and scores, `verifications` its own; the rest fixed. */
+  const expected = (history: number, verifications: number): ReturnType<typeof lengths> => ({
+    reflections: history,
+    scores: history,
+    verifications,
+    recent: RECENT_RECORDS,
+    completed: WORK_ITEMS_KEPT,
+    decisions: WORK_ITEMS_KEPT,
+    assumptions: WORK_ITEMS_KEPT,
+    constraints: WORK_ITEMS_KEPT,
+  });
   const cases: [string, Record<string, unknown>, ReturnType<typeof lengths>][] = [
-    [
-      "default maxHistory (50)",
-      {},
-      {
-        reflections: 50,
-        scores: 50,
-        verifications: VERIFICATION_HISTORY,
-        recent: RECENT_RECORDS,
-        completed: WORK_ITEMS_KEPT,
-        decisions: WORK_ITEMS_KEPT,
-        assumptions: WORK_ITEMS_KEPT,
-        constraints: WORK_ITEMS_KEPT,
-      },
-    ],
+    ["default maxHistory (50)", {}, expected(50, VERIFICATION_HISTORY)],
     [
       "maxHistory 1,000,000 (capped)",
       { reflection: { maxHistory: 1_000_000 } },
-      {
-        reflections: HISTORY_CAP,
-        scores: HISTORY_CAP,
-        verifications: VERIFICATION_HISTORY,
-        recent: RECENT_RECORDS,
-        completed: WORK_ITEMS_KEPT,
-        decisions: WORK_ITEMS_KEPT,
-        assumptions: WORK_ITEMS_KEPT,
-        constraints: WORK_ITEMS_KEPT,
-      },
+      expected(HISTORY_CAP, VERIFICATION_HISTORY),
     ],
-    [
-      "maxHistory 3",
-      { reflection: { maxHistory: 3 } },
-      {
-        reflections: 3,
-        scores: 3,
-        verifications: 3,
-        recent: RECENT_RECORDS,
-        completed: WORK_ITEMS_KEPT,
-        decisions: WORK_ITEMS_KEPT,
-        assumptions: WORK_ITEMS_KEPT,
-        constraints: WORK_ITEMS_KEPT,
-      },
-    ],
+    ["maxHistory 3", { reflection: { maxHistory: 3 } }, expected(3, 3)],
   ];
   it.each(cases)(
     "%s: no list passes its bound, and the checkpoint stops growing",
