@@ -36,9 +36,9 @@ describe("ralph CLI against a running app [sqlite]", () => {
     return path;
   };
   const loopRow = (id: string) => db.prisma.loop.findUniqueOrThrow({ where: { id } });
-  const slowDemo = (extra: object = {}) => ({
+  const slowDemo = (extra: object = {}, delayMs = 400) => ({
     goal: "a loop that keeps going",
-    agent: { kind: "demo", delayMs: 400, failureRate: 0, stepsToComplete: 50 },
+    agent: { kind: "demo", delayMs, failureRate: 0, stepsToComplete: 50 },
     // Outlasts the tests that use it, even on a loaded machine: they terminate it themselves.
     loop: { stop: { maxIterations: 400, noProgressIterations: 0 }, completion: { allowNoEvidence: true }, ...extra },
   });
@@ -201,7 +201,8 @@ describe("ralph CLI against a running app [sqlite]", () => {
   });
 
   it("watch follows the live stream, survives a dropped connection, and the controls work with the UI's rules", async () => {
-    const started = await ralph(["start", "-f", loopFile("slow.json", slowDemo())], { env });
+    // Long agent calls, so the kill below can be sent while one is certainly in flight.
+    const started = await ralph(["start", "-f", loopFile("slow.json", slowDemo({}, 1_500))], { env });
     const id = started.stdout.trim();
     const watch = spawnRalph(["watch", id], env);
     await waitFor(
@@ -219,6 +220,14 @@ describe("ralph CLI against a running app [sqlite]", () => {
 
     const nudge = await ralph(["nudge", id, "focus", "on", "rollback", "--reason", "from CI"], { env });
     expect(nudge).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^nudge ${id}: `)) });
+    // Under load a kill sent blindly can land between two calls and interrupt none: send it just after a call starts.
+    // (A step's commit marks the next call in flight, so a number past the one seen now is a call just begun.)
+    const seen = await loopRow(id);
+    await waitFor(
+      () => loopRow(id),
+      (l) => (l.inflightIteration ?? 0) > (seen.inflightIteration ?? seen.iteration),
+      30_000,
+    );
     const kill = await ralph(["kill", id, "--reason", "stop now"], { env });
     expect(kill.code).toBe(0);
     await waitFor(
