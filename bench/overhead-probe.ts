@@ -3,7 +3,8 @@
 // agent calls, splits it into the lean step commit (its COMMIT, that is the
 // fsync, apart), GC pauses and timer callbacks that ran inside the gap, and
 // the rest. `npx tsx bench/overhead-probe.ts [iterations] [runs]
-// [--plain] [--pages] [--autocheckpoint=N]`.
+// [--plain] [--pages] [--autocheckpoint=N] [--warmup=N]` (N iterations of a
+// discarded loop first, as `npm run bench` measures a warm server).
 // Not part of `npm run bench`: it patches the driver to watch it.
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -109,7 +110,9 @@ async function once(iterations: number) {
 
   spans.length = 0;
   const stamps: number[] = [];
-  const result = await measureOverhead(db, iterations, () => stamps.push(performance.now()));
+  const warmup = Number(option("warmup") ?? 0);
+  const result = await measureOverhead(db, iterations, () => stamps.push(performance.now()), warmup);
+  stamps.splice(0, stamps.length - iterations); // the warm-up loop's calls are not measured
   // GC entries come in late, in batches: take what is pending.
   for (const e of gcObserver.takeRecords())
     spans.push({ start: e.startTime, end: e.startTime + e.duration, label: "gc" });
@@ -158,6 +161,14 @@ async function once(iterations: number) {
   console.log(
     `  commits that ran the auto-checkpoint: ${checkpointing.length}, their COMMIT median ${percentile(checkpointing, 50).toFixed(2)} ms (${checkpointing.map((x) => x.toFixed(1)).join(" ")}); the others' median ${percentile(plain, 50).toFixed(2)}, p99 ${percentile(plain, 99).toFixed(2)}`,
   );
+  // Slow COMMITs by how many commits after the last auto-checkpoint they ran (0: the first after it).
+  let since = -1;
+  const after: string[] = [];
+  commitTimes.forEach((ms, i) => {
+    if (ms >= 2) after.push(`${since < 0 ? "?" : since}:${ms.toFixed(1)}`);
+    since = i + 1 < walSalts.length && walSalts[i + 1] !== walSalts[i] ? 0 : since < 0 ? since : since + 1;
+  });
+  if (after.length) console.log(`  COMMITs ≥ 2 ms (commits since the checkpoint: ms): ${after.join(" ")}`);
   console.log(
     `  gc events ${spans.filter((s) => s.label === "gc").length}, timers ${spans.filter((s) => s.label.startsWith("set")).length}; COMMIT p50 ${percentile(commitAll, 50).toFixed(2)} p99 ${percentile(commitAll, 99).toFixed(2)}`,
   );

@@ -50,9 +50,14 @@ function runtimeFor(db: Database, agent: AgentPort) {
 
 const acting = { actor: LOCAL_OPERATOR, reason: "bench" };
 
-/** Time between consecutive agent calls of one loop: everything the runtime adds per iteration. */
-export async function measureOverhead(db: Database, iterations: number, onCall?: () => void) {
-  const stamps: number[] = [];
+/**
+ * Time between consecutive agent calls of one loop: everything the runtime adds
+ * per iteration. `warmup` first runs a loop of that many iterations through the
+ * same runtime and database and discards it, so the figure is a warm server's
+ * (JIT-compiled code, prepared statements, a WAL already at its working size).
+ */
+export async function measureOverhead(db: Database, iterations: number, onCall?: () => void, warmup = 0) {
+  let stamps: number[] = [];
   const { dispatcher, services } = runtimeFor(
     db,
     instantAgent(() => {
@@ -60,14 +65,20 @@ export async function measureOverhead(db: Database, iterations: number, onCall?:
       onCall?.();
     }),
   );
-  await createLoop(
-    services,
-    { goal: "bench", agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(iterations), start: true },
-    acting,
-  );
-  await dispatcher.idle();
-  const gaps = stamps.slice(1).map((t, i) => t - stamps[i]!);
-  return { iterations: stamps.length, p50: percentile(gaps, 50), p99: percentile(gaps, 99) };
+  const run = async (n: number) => {
+    stamps = [];
+    await createLoop(
+      services,
+      { goal: "bench", agentKind: "instant", definition: {}, engineConfig: ENGINE_CONFIG(n), start: true },
+      acting,
+    );
+    await dispatcher.idle();
+    return stamps;
+  };
+  if (warmup > 0) await run(warmup);
+  const calls = await run(iterations);
+  const gaps = calls.slice(1).map((t, i) => t - calls[i]!);
+  return { iterations: calls.length, p50: percentile(gaps, 50), p99: percentile(gaps, 99) };
 }
 
 /** Iterations per second with `loops` loops running at once in this process. */
