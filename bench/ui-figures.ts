@@ -31,8 +31,16 @@ function line(label: string, value: number, digits: number, target: string, met:
   );
 }
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A run, or why it failed. Lighthouse's own trace failures (NO_NAVSTART: "run Lighthouse again") get one retry. */
 async function lighthouseOr(run: () => Promise<LighthouseScore>): Promise<LighthouseScore | string> {
-  return run().catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
+  try {
+    return await run();
+  } catch (first) {
+    console.error(`  Lighthouse run failed, retrying once: ${message(first)}`);
+    return run().catch((error: unknown) => `failed twice: ${message(first)}; then ${message(error)}`);
+  }
 }
 
 export async function printUiFigures(
