@@ -6,7 +6,7 @@ import { prepareDatabase } from "../server/db/bootstrap";
 import { getDatabase } from "../server/db/database";
 import { DEFAULT_SETTINGS } from "../server/jobs/runtime-deps";
 import { startWorker } from "../server/jobs/worker";
-import { notifyEventsWritten } from "../server/events/event-wakeups";
+import { closeEventWakeups, notifyEventsWritten } from "../server/events/event-wakeups";
 import { createLoopPorts } from "../server/loops/ports-factory";
 
 const env = getEnv();
@@ -39,6 +39,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     stopping = true;
     console.log(`worker: ${signal}, finishing running iterations…`);
     void worker.stop().then(async () => {
+      // The last iterations' NOTIFY goes out before the connections close.
+      await closeEventWakeups(db);
       await db.close();
       process.exit(0);
     });

@@ -85,13 +85,20 @@ export function getEventWakeups(database: Database): EventWakeups {
   return hub;
 }
 
-/** Closes the wake-up sources (all of them without a database): for tests and shutdown. */
+/**
+ * Closes the wake-up sources (all of them without a database): for tests and
+ * shutdown, before the database itself is closed. A NOTIFY still queued is sent
+ * first: sent after the close, it would reopen the client's pool and leave its
+ * connections behind.
+ */
 export async function closeEventWakeups(database?: Database): Promise<void> {
-  const urls = database ? [database.target.url] : [...registry.hubs.keys()];
+  const urls = database ? [database.target.url] : [...new Set([...registry.hubs.keys(), ...registry.notifiers.keys()])];
   for (const url of urls) {
     const hub = registry.hubs.get(url);
+    const notifier = registry.notifiers.get(url);
     registry.hubs.delete(url);
     registry.notifiers.delete(url);
+    await notifier?.settled();
     await hub?.close();
   }
 }
@@ -107,6 +114,12 @@ class Notifier {
   private database: Database | null = null;
   /** Callers waiting for the next NOTIFY; all of them share it. */
   private waiting: { promise: Promise<void>; resolve: () => void } | null = null;
+  /** Resolved when no NOTIFY is being sent or waits for its turn. */
+  private onIdle: (() => void)[] = [];
+
+  settled(): Promise<void> {
+    return this.busy ? new Promise((resolve) => this.onIdle.push(resolve)) : Promise.resolve();
+  }
 
   request(database: Database): Promise<void> {
     // The newest handle: an older one for the same URL may have been closed.
@@ -135,8 +148,9 @@ class Notifier {
     }
     batch?.resolve();
     setTimeout(() => {
-      if (this.waiting) void this.send();
-      else this.busy = false;
+      if (this.waiting) return void this.send();
+      this.busy = false;
+      for (const resolve of this.onIdle.splice(0)) resolve();
     }, NOTIFY_SPACING_MS).unref();
   }
 }

@@ -12,7 +12,7 @@ import { getDatabase } from "../db/database";
 import { iterationPage } from "../db/iterations.repo";
 import { loopById } from "../db/loops.repo";
 import { getEnv } from "../env";
-import { notifyEventsWritten } from "../events/event-wakeups";
+import { closeEventWakeups, notifyEventsWritten } from "../events/event-wakeups";
 import { requestControl } from "../loops/loop-controls.service";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
 import { loopDefinitionSchema } from "../loops/loop-definition";
@@ -117,6 +117,7 @@ export async function runHeadless(definitionInput: unknown, run: HeadlessRun): P
   } finally {
     process.off("SIGINT", onSigint);
     await dispatcher.stop();
+    await closeEventWakeups(db);
     await db.close();
   }
 }
