@@ -40,6 +40,7 @@ async function withDatabase<T>(
   try {
     return await fn(db, temp.target);
   } finally {
+    await closeEventWakeups(db);
     await db.close();
     await temp.drop();
   }
@@ -220,13 +221,7 @@ async function runtimeFigures() {
     put("loops.list during 1,000 loop creations, p95 (ms)", kind, fmt(burst.p95));
 
     console.error(`… ${kind}: event → SSE subscriber latency`);
-    const latency = await withDatabase(kind, async (db) => {
-      try {
-        return await measureEventLatency(db, { samples: 200 });
-      } finally {
-        await closeEventWakeups(db);
-      }
-    });
+    const latency = await withDatabase(kind, (db) => measureEventLatency(db, { samples: 200 }));
     put("event latency p50 (ms)", kind, fmt(latency.p50Ms));
     put("event latency p95 (ms)", kind, fmt(latency.p95Ms));
   }

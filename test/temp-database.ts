@@ -31,7 +31,23 @@ export async function createTempDatabase(kind: DatabaseKind, pgAdminUrl: string,
   return {
     target: { kind: "postgresql", url: url.toString() },
     async drop() {
-      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      const client = new pg.Client({ connectionString: pgAdminUrl });
+      await client.connect();
+      try {
+        // A closed pool resolves before its sockets have closed; terminating those (FORCE) makes
+        // their clients report errors. Give them a moment, then force whatever was left open.
+        for (let i = 0; i < 40; i++) {
+          const { rows } = await client.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+            [name],
+          );
+          if (rows[0]!.n === 0) break;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }
