@@ -31,7 +31,7 @@ const self = new Map<string, number>();
 const incl = new Map<string, number>();
 let total = 0;
 function walk(n: Node, stack: string[]): number {
-  const key = `${n.callFrame.functionName || "(anon)"} ${n.callFrame.url.replace(/.*\/work\/main\//, "").replace(/^file:\/\//, "")}:${n.callFrame.lineNumber + 1}`;
+  const key = `${n.callFrame.functionName || "(anon)"} ${n.callFrame.url.replace(/^file:\/\//, "").replace(`${process.cwd()}/`, "")}:${n.callFrame.lineNumber + 1}`;
   self.set(key, (self.get(key) ?? 0) + n.selfSize);
   total += n.selfSize;
   let sum = n.selfSize;

@@ -31,9 +31,7 @@ export async function createTempDatabase(kind: DatabaseKind, pgAdminUrl: string,
   return {
     target: { kind: "postgresql", url: url.toString() },
     async drop() {
-      const client = new pg.Client({ connectionString: pgAdminUrl });
-      await client.connect();
-      try {
+      await withAdmin(pgAdminUrl, async (client) => {
         // A closed pool resolves before its sockets have closed; terminating those (FORCE) makes
         // their clients report errors. Give them a moment, then force whatever was left open.
         for (let i = 0; i < 40; i++) {
@@ -45,19 +43,21 @@ export async function createTempDatabase(kind: DatabaseKind, pgAdminUrl: string,
           await new Promise((r) => setTimeout(r, 25));
         }
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      });
     },
   };
 }
 
-async function adminQuery(adminUrl: string, sql: string) {
+async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    return await fn(client);
   } finally {
     await client.end();
   }
+}
+
+async function adminQuery(adminUrl: string, sql: string) {
+  await withAdmin(adminUrl, (client) => client.query(sql));
 }
