@@ -16,6 +16,7 @@ import { envNameMessage, envNameProblem, type EnvUse } from "./env-policy";
 import type { ModelRef } from "./llm.schema";
 import type { ReflectorConfig } from "./reflector.schema";
 import { networkHosts } from "./sandbox/network-presets";
+import { physicalPath, workspaceOverlap } from "./sandbox/workspace-guard";
 import type { ScorerConfig } from "./scorer.schema";
 import type { SecretUseContext } from "./secret-resolver";
 import { isBlockedAddress } from "./ssrf-guard";
@@ -215,21 +216,16 @@ export async function agentPolicyViolations(input: PolicyInput, ctx: PolicyConte
 
   if (input.workspace) {
     const ws = resolve(input.workspace);
-    for (const [what, dir] of [
-      ["data folder", resolve(ctx.dataDir)],
-      ["app folder", resolve(ctx.appDir)],
-    ] as const) {
-      if (inside(ws, dir) || inside(dir, ws)) {
-        out.push({
-          status: 400,
-          field: "workspace",
-          message: `workspace: must be neither inside nor around the ${what}`,
-        });
-      }
-    }
+    // Resolved through symlinks on both sides (workspace-guard.ts): a link planted by an agent leads nowhere it should not.
+    const overlap = workspaceOverlap(input.workspace, [
+      { what: "data folder", path: ctx.dataDir },
+      { what: "app folder", path: ctx.appDir },
+    ]);
+    if (overlap) out.push({ status: 400, field: "workspace", message: `workspace: ${overlap}` });
     const unusable = workspaceProblem(ws);
     if (unusable) out.push({ status: 400, field: "workspace", message: `workspace: ${ws} ${unusable}` });
-    if (!admin && !ctx.workspaceRoots.some((root) => inside(ws, resolve(root)))) {
+    const real = physicalPath(input.workspace);
+    if (!admin && !ctx.workspaceRoots.some((root) => inside(real, physicalPath(root)))) {
       out.push({
         status: 403,
         field: "workspace",

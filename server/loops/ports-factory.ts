@@ -1,6 +1,6 @@
 // Builds the engine ports for a loop from its stored definition.
 import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { createPorts } from "../agents/registry";
 import { chainSecretResolvers, envSecretResolver } from "../agents/secret-resolver";
 import { loopCreatorRole } from "../db/agent-runs.repo";
@@ -9,13 +9,39 @@ import { getSecretKey } from "../secrets/secret-key";
 import { storeSecretResolver } from "../secrets/store-secret-resolver";
 import { getEnv } from "../env";
 import { loopGitWorkspace } from "../agents/git/loop-workspace";
+import {
+  guardedWorkspace,
+  physicalPath,
+  WorkspaceGuardError,
+  type GuardedFolder,
+} from "../agents/sandbox/workspace-guard";
 import { evidenceSchema } from "./loop-definition";
 import type { AgentTracker } from "../agents/deps";
 
+/** The server's own folders no workspace may reach, by any path: the same check as at create (agent-policy.ts). */
+export const serverFolders = (dataDir: string): GuardedFolder[] => [
+  { what: "data folder", path: dataDir },
+  { what: "app folder", path: process.cwd() },
+];
+
+/**
+ * The physical folder of a loop's workspace, checked again on every use (each
+ * slice start, before any git command): a symlink swapped in after the loop
+ * was created is refused here, before `mkdir` or git could follow it.
+ */
 export function workspaceFor(loopId: string, configured: unknown, dataDir: string): string {
-  const dir = typeof configured === "string" && configured !== "" ? configured : resolve(dataDir, "workspaces", loopId);
-  mkdirSync(dir, { recursive: true });
-  return dir;
+  if (typeof configured === "string" && configured !== "") {
+    guardedWorkspace(configured, serverFolders(dataDir));
+    mkdirSync(configured, { recursive: true });
+    return guardedWorkspace(configured, serverFolders(dataDir));
+  }
+  // The server's own folder for the loop, inside the data folder on purpose: it must be exactly that folder.
+  const expected = join(physicalPath(dataDir), "workspaces", loopId);
+  mkdirSync(expected, { recursive: true });
+  const real = physicalPath(expected);
+  if (real !== expected)
+    throw new WorkspaceGuardError(`workspace ${expected}: leads to ${real}, not the loop's own folder`);
+  return real;
 }
 
 // `{ secret }` refs from the encrypted store (decrypted only here, when an
@@ -54,7 +80,16 @@ const forkStartOf = (value: unknown): ForkStart | null => {
 export function workspaceSourceOf(loopId: string, config: unknown): string {
   const c = (config ?? {}) as StoredConfig;
   const fork = forkStartOf(c.forkStart);
-  return fork ? fork.source : workspaceFor(loopId, c.workspace, getEnv().RALPH_DATA_DIR);
+  const dataDir = getEnv().RALPH_DATA_DIR;
+  return fork ? forkSourceFor(fork.source, dataDir) : workspaceFor(loopId, c.workspace, dataDir);
+}
+
+/** A fork's source: another loop's configured workspace (checked like one) or its own folder under the data folder. */
+function forkSourceFor(source: string, dataDir: string): string {
+  const real = physicalPath(source);
+  const managed = join(physicalPath(dataDir), "workspaces");
+  if (real === source && real.startsWith(managed + sep) && !real.slice(managed.length + 1).includes(sep)) return real;
+  return guardedWorkspace(source, serverFolders(dataDir));
 }
 
 /** The git side of a stored loop's workspace, for the adapters and for the operator's workspace actions. */

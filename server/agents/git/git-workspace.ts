@@ -39,7 +39,8 @@ export function restoreGitLink(dir: string, gitDir: string): void {
   } catch {
     // absent: written below
   }
-  writeFileSync(link, want);
+  // "wx" (O_CREAT|O_EXCL) never follows a symlink the agent slipped in after the rm: it fails instead.
+  writeFileSync(link, want, { flag: "wx" });
 }
 
 /** Why a repository cannot be used as it is (mid-rebase, mid-merge), or null. */

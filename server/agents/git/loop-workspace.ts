@@ -88,11 +88,19 @@ export function loopGitWorkspace(opts: {
         new Error(`the loop's worktree was removed by an operator; branch ${loopBranch(loopId)} keeps its work`),
       );
     }
+    // Resolved and checked on every use, before any git command (workspace-guard.ts): a link swapped in is refused.
+    let source: string;
+    try {
+      source = opts.source(loopId);
+    } catch (error) {
+      prepared.delete(loopId);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     let p = prepared.get(loopId);
     if (!p) {
       p = prepareWorkspace({
         loopId,
-        source: opts.source(loopId),
+        source,
         isolation: opts.isolation,
         worktreesDir: opts.worktreesDir,
         ...(opts.startAt ? { startAt: opts.startAt } : {}),
