@@ -103,8 +103,9 @@ export function loopTemplates(): LoopTemplate[] {
         agent: {
           kind: "command",
           preset: "codex",
-          extraArgs: ["--full-auto", "--skip-git-repo-check"],
-          model: "gpt-5-codex",
+          // The preset adds the sandbox, model and provider flags for the installed Codex.
+          extraArgs: [],
+          model: "gpt-5.5",
           secrets: [{ name: "CODEX_API_KEY", env: "OPENAI_API_KEY" }],
           timeoutSeconds: 1200,
         },

@@ -1,0 +1,166 @@
+// Real loops with the REAL agent CLIs (the pinned @anthropic-ai/claude-code and
+// @openai/codex), run the way a user runs them (`ralph run -f loop.json`, the
+// product's runtime, the default sandbox on), against our scripted model server
+// (the one part that cannot be real here). The Claude Code and Codex templates,
+// unchanged but for the workspace and the model endpoint, fix a two-bug project
+// through the CLI's own tools (Edit / apply_patch) and complete at iteration 2
+// on the tests' evidence, with the tool calls, tokens and cost recorded.
+//
+// Reaching the model server from inside the sandbox: the base URL names this
+// machine's host name and RALPH_AGENT_ALLOW_HOSTS lists both `<hostname>:port`
+// and `127.0.0.1:port` (inside the sandbox 127.0.0.1 is its own loopback).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ralph } from "../cli-app";
+import { openDatabase } from "../../server/db/client";
+import { loopTemplates } from "../../server/loops/loop-templates";
+import { startModelServer, type ModelServer, type Script } from "../model-server/model-server";
+import { stagedCliDir } from "./stage-clis";
+import { claudeFixer, codexFixer, createTwoBugRepo } from "./two-bug-repo";
+
+const EXIT_GATE = 3;
+
+interface Run {
+  folder: string;
+  server: ModelServer;
+  result: { code: number | null; stdout: string; stderr: string };
+  iterations: {
+    number: number;
+    status: string;
+    meanScore: number | null;
+    toolCalls: unknown;
+    tokensIn: number;
+    tokensOut: number;
+    costUsd: number;
+    codeDiff: string | null;
+  }[];
+  loop: { status: string; iteration: number; costUsd: number };
+  workspace: string;
+}
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const f of folders) rmSync(f, { recursive: true, force: true });
+});
+
+let bin: string;
+beforeAll(() => {
+  bin = stagedCliDir();
+}, 600_000);
+
+async function runTemplate(
+  templateId: string,
+  script: Script,
+  endpointEnv: (s: ModelServer) => Record<string, string>,
+  secretEnv: Record<string, string>,
+): Promise<Run> {
+  const root = mkdtempSync(join(tmpdir(), "ralph-real-cli-"));
+  folders.push(root);
+  // `ralph run`'s folder (its data and, headless, its app folder) and the workspace side by side.
+  const folder = join(root, "run");
+  mkdirSync(folder);
+  const workspace = createTwoBugRepo(join(root, "ws"));
+  const server = await startModelServer({ script });
+  try {
+    const template = loopTemplates().find((t) => t.id === templateId)!.definition as Record<string, unknown> & {
+      agent: Record<string, unknown>;
+    };
+    const definition = {
+      ...template,
+      workspace,
+      agent: { ...template.agent, env: endpointEnv(server), timeoutSeconds: 600 },
+    };
+    writeFileSync(join(folder, "loop.json"), JSON.stringify(definition));
+    const result = await ralph(["run", "-f", "loop.json", "--no-block", "--json"], {
+      cwd: folder,
+      env: {
+        HOME: folder,
+        PATH: `${bin}:${process.env.PATH ?? ""}`,
+        RALPH_AGENT_ALLOW_HOSTS: `127.0.0.1:${server.port},${hostname()}:${server.port}`,
+        RALPH_AGENT_ENV_ALLOW: Object.keys(secretEnv).join(","),
+        ...secretEnv,
+      },
+      timeoutMs: 900_000,
+    });
+    const file = join(folder, "data/ralph.db");
+    const db = openDatabase({ kind: "sqlite", url: `file:${file}`, file });
+    try {
+      const loop = await db.prisma.loop.findFirst();
+      if (!loop) throw new Error(`ralph run created no loop (exit ${result.code}): ${result.stdout}${result.stderr}`);
+      const iterations = await db.prisma.iteration.findMany({ where: { loopId: loop.id }, orderBy: { number: "asc" } });
+      return { folder, server, result, iterations, loop, workspace };
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+function expectTwoIterationFix(run: Run, tools: { edit: string; shell: string }) {
+  expect(run.result.stderr, run.result.stdout).not.toMatch(/error/i);
+  // Evidence at iteration 2: the template's completion gate (approval before completion) is reached.
+  expect(run.result.code, run.result.stdout + run.result.stderr).toBe(EXIT_GATE);
+  expect(run.loop.iteration).toBe(2);
+  expect(run.iterations.map((i) => i.meanScore)).toEqual([0.5, 1]);
+  // The fixes are the CLI's own edits, one per iteration, in the loop's worktree (its committed diffs).
+  expect(run.iterations[0]!.codeDiff).toContain("+  return a + b; // add");
+  expect(run.iterations[1]!.codeDiff).toContain("+  return a + a; // twice");
+  const main = run.server.requests.filter((r) => !r.side);
+  for (const it of run.iterations) {
+    expect(it.status).toBe("succeeded");
+    const calls = it.toolCalls as string[];
+    expect(calls).toEqual(expect.arrayContaining([tools.edit, tools.shell]));
+    expect(it.tokensIn).toBeGreaterThan(0);
+    expect(it.tokensOut).toBeGreaterThan(0);
+    expect(it.costUsd).toBeGreaterThan(0);
+  }
+  // Tokens: what the model server sent, all of it (the main turns and any side call).
+  const sent = run.server.requests.filter((r) => r.api !== "other");
+  const tokensOut = run.iterations.reduce((s, i) => s + i.tokensOut, 0);
+  expect(tokensOut).toBe(sent.reduce((s, r) => s + r.usage.output, 0));
+  const tokensIn = run.iterations.reduce((s, i) => s + i.tokensIn, 0);
+  expect(tokensIn).toBe(sent.reduce((s, r) => s + r.usage.input, 0));
+  expect(main.length).toBeGreaterThanOrEqual(8);
+  expect(run.loop.costUsd).toBeCloseTo(
+    run.iterations.reduce((s, i) => s + i.costUsd, 0),
+    6,
+  );
+}
+
+describe("real CLIs in real loops (default sandbox)", () => {
+  it("Claude Code template: fixes two bugs through Read/Edit/Bash and completes at iteration 2", async () => {
+    const run = await runTemplate(
+      "claude-code-tests",
+      claudeFixer,
+      (s) => ({ ANTHROPIC_BASE_URL: `http://${hostname()}:${s.port}` }),
+      { ANTHROPIC_API_KEY: "sk-ant-test-key" },
+    );
+    expectTwoIterationFix(run, { edit: "Edit", shell: "Bash" });
+    expect(run.server.requests.every((r) => r.headers["x-api-key"] === "sk-ant-test-key" || r.api === "other")).toBe(
+      true,
+    );
+  }, 900_000);
+
+  it("Codex template: fixes two bugs through apply_patch/exec_command and completes at iteration 2", async () => {
+    const run = await runTemplate(
+      "codex-tests",
+      codexFixer,
+      (s) => ({ OPENAI_BASE_URL: `http://${hostname()}:${s.port}/v1` }),
+      { OPENAI_API_KEY: "sk-openai-test-key" },
+    );
+    // Codex reports its tools as items: apply_patch as file_change, exec_command as command_execution.
+    expectTwoIterationFix(run, { edit: "file_change", shell: "command_execution" });
+    expect(run.server.requests.flatMap((r) => r.toolCalls)).toEqual(
+      expect.arrayContaining(["apply_patch", "exec_command"]),
+    );
+    // -m from the loop's model: the model Codex ran is the one priced.
+    // Priced from the pricing table's gpt-5 row (gpt-5.5 by longest prefix): $1.25 in, $10 out per MTok.
+    for (const it of run.iterations) expect(it.costUsd).toBeCloseTo((it.tokensIn * 1.25 + it.tokensOut * 10) / 1e6, 9);
+    expect(new Set(run.server.requests.filter((r) => r.api === "openai").map((r) => r.model))).toEqual(
+      new Set(["gpt-5.5"]),
+    );
+  }, 900_000);
+});
