@@ -62,10 +62,11 @@ function stream(b: TranscriptBuilder, s: ClaudeState, e: Json) {
     s.message = str(obj(e.message)?.id) ?? b.nextKey("message");
     return;
   }
-  const index = num(e.index) ?? 0;
+  if (e.type !== "content_block_start" && e.type !== "content_block_delta" && e.type !== "content_block_stop") return;
   // A tail that starts mid-message has no message_start: its deltas still show.
+  if (s.message === null && e.type === "content_block_stop") return;
   s.message ??= b.nextKey("message");
-  const key = `${s.message}:${index}`;
+  const key = `${s.message}:${num(e.index) ?? 0}`;
   if (e.type === "content_block_start") {
     const block = obj(e.content_block) ?? {};
     if (block.type === "text") b.upsert(key, "text", () => ({ text: str(block.text) ?? "", streaming: true }));
