@@ -1,7 +1,8 @@
 "use client";
 // The iteration in flight, at the top of the timeline: elapsed time, phase,
 // health, nudges and escalations as they happen, tool calls and the output
-// tail (with a "follow" toggle). The view comes from `loops.live`; the page's
+// tail (with a "follow" toggle); Claude Code's and Codex's output read as a
+// conversation (components/transcript), their raw lines one click away. The view comes from `loops.live`; the page's
 // event stream folds newer rows into the same query (see live-fold.ts).
 // Scrolled out of view, the card holds still (no render, no DOM change, no
 // frame for each line and clock second) and catches up as it comes back.
@@ -12,6 +13,12 @@ import { formatDuration } from "@/components/loops/format";
 import { useNowText } from "@/components/shared/use-now";
 import { useInView } from "@/components/shared/use-in-view";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
+import {
+  TranscriptEntries,
+  TranscriptModeSwitch,
+  useTranscript,
+  useTranscriptMode,
+} from "@/components/transcript/transcript-view";
 import type { LiveView } from "./live-fold";
 
 const PHASES: Record<string, string> = {
@@ -95,7 +102,13 @@ const CardBody = memo(function CardBody({
   card: RefObject<HTMLElement | null>;
 }) {
   const [follow, setFollow] = useState(true);
-  const tail = useRef<HTMLPreElement>(null);
+  const transcript = useTranscript(view.lines);
+  const [mode, setMode] = useTranscriptMode();
+  const conversation = transcript.format !== "plain" && mode === "conversation";
+  const pre = useRef<HTMLPreElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+  // The tail that follows the output: the conversation, or the raw lines.
+  const tail = conversation ? list : pre;
   // Whether the browser skips the card (content-visibility, scrolled away), from its own event:
   // asking (checkVisibility) made it compute the page's style and layout on every new line.
   const skipped = useRef(false);
@@ -104,7 +117,7 @@ const CardBody = memo(function CardBody({
     // Skipped off-screen, reading its height would lay it out again: it catches up when shown (below).
     if (!follow || !pre || skipped.current) return;
     pre.scrollTop = pre.scrollHeight;
-  }, [follow, view.lastEventId]);
+  }, [follow, view.lastEventId, tail]);
   useEffect(() => {
     const el = card.current;
     if (!el) return;
@@ -114,7 +127,7 @@ const CardBody = memo(function CardBody({
     };
     el.addEventListener("contentvisibilityautostatechange", changed);
     return () => el.removeEventListener("contentvisibilityautostatechange", changed);
-  }, [follow, card]);
+  }, [follow, card, tail]);
 
   return (
     <section
@@ -155,22 +168,40 @@ const CardBody = memo(function CardBody({
           Output: {view.totalLines} lines
           {view.skippedLines > 0 ? ` (showing the last ${view.lines.length})` : ""}
         </span>
-        <label className="flex items-center gap-1">
-          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} />
-          Follow
-        </label>
+        <span className="flex items-center gap-3">
+          {transcript.format !== "plain" && (
+            <TranscriptModeSwitch mode={mode} onChange={setMode} label="Show the live output as" />
+          )}
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} />
+            Follow
+          </label>
+        </span>
       </div>
-      <pre
-        ref={tail}
-        data-testid="live-output"
-        data-output-at={view.outputAt ?? undefined}
-        data-lines={view.totalLines}
-        tabIndex={0}
-        aria-label="Agent output, newest last"
-        className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-2 font-mono text-xs text-slate-100"
-      >
-        {view.lines.length > 0 ? view.lines.join("\n") : "(no output yet)"}
-      </pre>
+      {conversation ? (
+        <TranscriptEntries
+          ref={list}
+          transcript={transcript}
+          label="The agent's turn, newest last"
+          testId="live-transcript"
+          data-output-at={view.outputAt ?? undefined}
+          data-lines={view.totalLines}
+          note={view.skippedLines > 0 ? "Earlier output scrolled out of the live view." : undefined}
+          className="mt-1 max-h-96 bg-white/70 dark:bg-slate-950/60"
+        />
+      ) : (
+        <pre
+          ref={pre}
+          data-testid="live-output"
+          data-output-at={view.outputAt ?? undefined}
+          data-lines={view.totalLines}
+          tabIndex={0}
+          aria-label="Agent output, newest last"
+          className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-2 font-mono text-xs text-slate-100"
+        >
+          {view.lines.length > 0 ? view.lines.join("\n") : "(no output yet)"}
+        </pre>
+      )}
     </section>
   );
 });

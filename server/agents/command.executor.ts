@@ -27,6 +27,7 @@ import { prepareProcess } from "./sandbox/isolated-process";
 import { serverIsolation } from "./sandbox/isolation";
 import { priced, spendReporter } from "./spend-reporter";
 import { modelArg, type CommandPresetSpec, type ParsedRun } from "./stream-parser";
+import { compactLine, TranscriptLines } from "./transcript-lines";
 
 export const commandPresetSpecs: Record<CommandPreset, CommandPresetSpec> = {
   generic: genericPreset,
@@ -72,7 +73,8 @@ function outputLines(emit: (event: AgentProgressEvent) => void) {
   const send = (text: string) => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const cut = text.length > MAX_LIVE_LINE ? `${text.slice(0, MAX_LIVE_LINE)}…` : text;
+    // A JSON line stays JSON (its long strings shortened), so the live transcript can still read it.
+    const cut = compactLine(text, MAX_LIVE_LINE);
     emit({ kind: "output", text: cut, ...(skipped > 0 ? { skipped } : {}) });
     skipped = 0;
     pending = null;
@@ -289,6 +291,16 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       };
       const reporter = spendReporter(deps.tracker, request, partialSpend);
       const live = outputLines(emit);
+      // Claude Code's and Codex's events, kept for the iteration's transcript (other commands: their output).
+      const kept = config.preset === "generic" ? null : new TranscriptLines();
+      const transcript = () => {
+        const taken = kept?.take();
+        return taken ? { transcript: scrubDeep(taken, secretValues) } : {};
+      };
+      const withTranscript = (error: AgentError) => {
+        Object.assign(error.details, transcript());
+        return error;
+      };
       let outcome: ProcessOutcome;
       try {
         outcome = await runProcess({
@@ -305,6 +317,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
           onLine: (line) => {
             // The live view's tail; capped per line so one huge line is not one huge event.
             live.line(line);
+            kept?.line(line);
             parser.line(line, emit);
             reporter.poke();
           },
@@ -321,18 +334,18 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       if (outcome.aborted) {
         // What it spent before the kill still counts.
         const spent = partialSpend();
-        throw new AgentError("aborted", "The agent was stopped by the operator", {
-          retryable: false,
-          ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
-        });
+        throw withTranscript(
+          new AgentError("aborted", "The agent was stopped by the operator", {
+            retryable: false,
+            ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
+          }),
+        );
       }
       if (outcome.lost !== null) {
         // Not the agent's doing: another attempt starts a new helper.
         const spent = partialSpend();
-        throw new AgentError(
-          "exit_nonzero",
-          `"${argv[0]}" was cut short: ${outcome.lost}; its process group was killed`,
-          {
+        throw withTranscript(
+          new AgentError("exit_nonzero", `"${argv[0]}" was cut short: ${outcome.lost}; its process group was killed`, {
             retryable: true,
             details: {
               lost: outcome.lost,
@@ -340,7 +353,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
               durationMs: Math.round(outcome.durationMs),
             },
             ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
-          },
+          }),
         );
       }
       if (outcome.spawnError !== null) {
@@ -350,7 +363,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       }
       const parsed = outcome.timedOut ? null : parser.finish(outcome.stdout);
       const error = failure(config, outcome, parsed, secretValues, partialSpend());
-      if (error) throw error;
+      if (error) throw withTranscript(error);
       const run = parsed!;
 
       let output = scrubSecrets(run.output, secretValues);
@@ -382,6 +395,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         ...(model ? { model } : {}),
         ...run.meta,
         warnings,
+        ...transcript(),
       };
       return {
         output,

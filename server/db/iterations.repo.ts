@@ -272,8 +272,8 @@ export function iterationPage(db: Db, scope: IterationScope, options: { beforeNu
     where: scopeWhere(scope, options.beforeNumber ? { lt: options.beforeNumber } : {}),
     orderBy: [{ number: "desc" }, { attempt: "desc" }],
     take: options.limit,
-    // A page stays small: each iteration's code diff (up to 1 MB) is read on its own.
-    omit: { codeDiff: true },
+    // A page stays small: each iteration's code diff (up to 1 MB) and transcript are read on their own.
+    omit: { codeDiff: true, transcript: true },
   });
 }
 
@@ -283,6 +283,15 @@ export function iterationCodeDiff(db: Db, loopId: string, number: number) {
     where: { loopId, number },
     orderBy: { attempt: "desc" },
     select: { number: true, attempt: true, workspace: true, codeDiff: true },
+  });
+}
+
+/** One iteration's transcript lines: the given attempt, else the latest. */
+export function iterationTranscript(db: Db, loopId: string, number: number, attempt?: number) {
+  return db.iteration.findFirst({
+    where: { loopId, number, ...(attempt !== undefined ? { attempt } : {}) },
+    orderBy: { attempt: "desc" },
+    select: { number: true, attempt: true, transcript: true },
   });
 }
 

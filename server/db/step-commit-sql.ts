@@ -38,6 +38,7 @@ const JSON_COLUMNS: Record<string, ReadonlySet<string>> = {
     "toolCalls",
     "workspace",
     "diagnostics",
+    "transcript",
   ]),
   LoopEvent: new Set(["payload"]),
   ControlRequest: new Set(["payload"]),

@@ -139,3 +139,14 @@ export function iterationDiagnostics(result: AgentRunResult | null, error: unkno
   if (typeof s.subtype === "string") out.subtype = s.subtype;
   return Object.keys(out).length > 0 ? out : null;
 }
+
+/**
+ * The meta a failed attempt keeps: the agent's transcript lines (what it said
+ * and did before failing), when the adapter put them in the error's details.
+ */
+export function failureMeta(error: unknown): Record<string, unknown> | null {
+  const details = field(error, "details");
+  const transcript =
+    typeof details === "object" && details !== null ? (details as { transcript?: unknown }).transcript : undefined;
+  return typeof transcript === "object" && transcript !== null ? { transcript } : null;
+}

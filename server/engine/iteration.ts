@@ -7,7 +7,7 @@ import { claimMismatch, computeEvidence } from "./analyze";
 import { buildCheckpoint, newCheckpointId } from "./checkpoint";
 import type { StopDetector } from "./detectors";
 import { EventLog, type EngineEvent } from "./events";
-import { iterationDiagnostics, iterationFailureKind } from "./failure-kind";
+import { failureMeta, iterationDiagnostics, iterationFailureKind } from "./failure-kind";
 import { haltPhase } from "./halt-phase";
 import { healthOnRunStart } from "./health";
 import { accountBreaker, accountHealth, accountProgress, accountSpend, accountSteps } from "./iteration-accounting";
@@ -278,7 +278,7 @@ export async function runIteration(
       progress: result?.progress ?? null,
       madeProgress: progressed,
       checkpointId,
-      meta: result?.meta ?? null,
+      meta: result?.meta ?? failureMeta(run.lastError),
       trace: sortedTrace(spans),
       agent: ran,
     },

@@ -106,6 +106,7 @@ export function iterationRow(record: IterationRecord): IterationRow {
     error: record.error,
     checkpointId: record.checkpointId,
     ...workspaceColumns(record.meta),
+    ...transcriptColumn(record.meta),
     askedQuestion: record.question !== null,
     question: record.question,
     failureKind: record.failureKind,
@@ -132,6 +133,12 @@ export function workspaceColumns(meta: Record<string, unknown> | null): { worksp
     },
     ...(typeof codeDiff === "string" ? { codeDiff } : {}),
   };
+}
+
+/** The agent's transcript lines as the command executor kept them (read on demand, like the code diff). */
+export function transcriptColumn(meta: Record<string, unknown> | null): { transcript?: object } {
+  const t = meta?.transcript as { lines?: unknown } | undefined;
+  return t && Array.isArray(t.lines) ? { transcript: t } : {};
 }
 
 /**

@@ -7,6 +7,7 @@ import { formatDuration, formatScore, formatTokens, formatUsd } from "@/componen
 import { CodeDiff } from "./code-diff";
 import { ComposedPrompt } from "./composed-prompt";
 import { IterationActions } from "./iteration-actions";
+import { IterationTranscript } from "./iteration-transcript";
 import { workspaceOf } from "./workspace-summary";
 import { IterationDiagnostics } from "./iteration-outcome";
 import { checksWithEvidence } from "./test-evidence";
@@ -61,6 +62,7 @@ export function IterationDetails({ it }: { it: IterationRow }) {
         </div>
       )}
       <TraceWaterfall it={it} />
+      <IterationTranscript loopId={it.loopId} number={it.number} attempt={it.attempt} />
       <Section title="Input">
         <ComposedPrompt input={it.input} number={it.number} />
       </Section>

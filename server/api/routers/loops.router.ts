@@ -2,6 +2,7 @@ import { z } from "zod";
 import { listLoopSummaries } from "../../loops/loop-list.service";
 import { loopListSummary } from "../../loops/loop-summary.service";
 import { getIterationPage, getLoopDefinition, getLoopDetail, getSeriesWindow } from "../../loops/loop-detail.service";
+import { iterationTranscriptOf } from "../../loops/iteration-transcript.service";
 import { loopTemplates } from "../../loops/loop-templates";
 import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.service";
 import { sharedLoopDetail } from "../../share/share-links.service";
@@ -138,6 +139,11 @@ export const loopsRouter = router({
       }),
     )
     .query(({ ctx, input }) => iterationCodeDiffOf(ctx.db, input.id, input.number)),
+  /** One iteration's transcript lines (Claude Code, Codex events; compacted, capped, redacted when stored). */
+  iterationTranscript: viewer
+    .input(z.object({ id: loopId, number: z.number().int().min(1), attempt: z.number().int().min(1).optional() }))
+    .output(z.object({ number: z.number(), attempt: z.number(), lines: z.array(z.string()), skipped: z.number() }))
+    .query(({ ctx, input }) => iterationTranscriptOf(ctx.db, input.id, input.number, input.attempt)),
   /** The loop's work against its baseline as a `.patch` (secrets scrubbed); what viewers may read anyway. */
   patch: viewer
     .input(z.object({ id: loopId }))

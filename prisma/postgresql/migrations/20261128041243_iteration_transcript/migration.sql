@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Iteration" ADD COLUMN     "transcript" JSONB;
