@@ -10,7 +10,8 @@ import { storeSecretResolver } from "../secrets/store-secret-resolver";
 import { getEnv } from "../env";
 import { loopGitWorkspace } from "../agents/git/loop-workspace";
 import { evidenceSchema } from "./loop-definition";
-import type { AgentTracker } from "../agents/deps";
+import type { AgentDeps, AgentTracker } from "../agents/deps";
+import { prepareLoopEnvironment } from "./loop-environment";
 
 export function workspaceFor(loopId: string, configured: unknown, dataDir: string): string {
   const dir = typeof configured === "string" && configured !== "" ? configured : resolve(dataDir, "workspaces", loopId);
@@ -37,6 +38,7 @@ type StoredConfig = {
   isolation?: unknown;
   evidence?: unknown;
   forkStart?: unknown;
+  setup?: unknown;
 };
 
 /** Where a fork's worktree starts: the source loop's repository at the forked iteration's commit. */
@@ -92,11 +94,30 @@ export async function loopSecretValues(loopId: string, config: unknown): Promise
   return values.filter((v): v is string => typeof v === "string" && v !== "");
 }
 
-/** The engine ports for a stored loop: its agent, scorers, verifier and reflector, resolved from its definition. */
-export function createLoopPorts(loop: { id: string; config: unknown; tracker?: AgentTracker }) {
+/**
+ * The engine ports for a stored loop: its agent, scorers, verifier and reflector, resolved from its definition.
+ * Its worktree's environment (.worktreeinclude, setup command) is prepared first, once per loop.
+ */
+export async function createLoopPorts(loop: { id: string; config: unknown; tracker?: AgentTracker }) {
   const config = (loop.config ?? {}) as StoredConfig;
   const env = getEnv();
   const git = gitWorkspaceFor(loop.config);
+  const deps: AgentDeps = {
+    workspaceDir: (id) => git.dir(id),
+    git,
+    secrets: secretsFor(loop.id),
+    allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
+    tracker: loop.tracker,
+  };
+  await prepareLoopEnvironment({
+    loopId: loop.id,
+    config: loop.config,
+    source: workspaceSourceOf(loop.id, loop.config),
+    git,
+    deps,
+    stateDir: resolve(env.RALPH_DATA_DIR, "worktrees"),
+    isolation: config.isolation === "in-place" && !forkStartOf(config.forkStart) ? "in-place" : "worktree",
+  });
   return createPorts(
     {
       agent: config.agent,
@@ -105,13 +126,7 @@ export function createLoopPorts(loop: { id: string; config: unknown; tracker?: A
       verifier: config.verifier,
       reflector: config.reflector,
     },
-    {
-      workspaceDir: (id) => git.dir(id),
-      git,
-      secrets: secretsFor(loop.id),
-      allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
-      tracker: loop.tracker,
-    },
+    deps,
     loop.id,
   );
 }
