@@ -24,7 +24,18 @@ function useSettled(value: string, ms = 400): string {
 /** A word as a shell would need it typed (the report paths are placeholders, shown as they are). */
 const shellWord = (w: string) => (/[\s'"\\$`;&|()]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w);
 
-export function CheckPreview({ check, workspace }: { check: Record<string, unknown>; workspace: string }) {
+export function CheckPreview({
+  check,
+  workspace,
+  isolation,
+  setup,
+}: {
+  check: Record<string, unknown>;
+  workspace: string;
+  /** The loop's isolation and setup command: the check runs where the loop's first check will. */
+  isolation?: "worktree" | "in-place";
+  setup?: Record<string, unknown>;
+}) {
   const trpc = useTRPC();
   // Compared as text: the form hands over a new object on every render.
   const settled = useSettled(JSON.stringify({ workspace: workspace.trim(), check }));
@@ -87,12 +98,20 @@ export function CheckPreview({ check, workspace }: { check: Record<string, unkno
           size="sm"
           disabled={!ready || run.isPending}
           pending={run.isPending}
-          onClick={() => run.mutate({ workspace: workspace.trim(), check })}
+          onClick={() =>
+            run.mutate({
+              workspace: workspace.trim(),
+              check,
+              ...(isolation ? { isolation } : {}),
+              ...(setup ? { setup } : {}),
+            })
+          }
         >
           Test the check now
         </Button>
         <span className="text-xs text-slate-500 dark:text-slate-400">
-          Runs it once in the workspace, as an iteration would.
+          Runs it once where the loop will: in a new worktree of HEAD with .worktreeinclude and the setup command, or in
+          the folder itself in place.
         </span>
       </div>
       <div aria-live="polite">
@@ -107,6 +126,11 @@ export function CheckPreview({ check, workspace }: { check: Record<string, unkno
               Score <span className="font-semibold tabular-nums">{formatScore(run.data.score)}</span>{" "}
               <span className="text-slate-600 dark:text-slate-400">— {run.data.reason}</span>
             </p>
+            {run.data.note && (
+              <p data-testid="check-place" className="text-xs text-slate-600 dark:text-slate-400">
+                {run.data.note}
+              </p>
+            )}
             {run.data.tests && (
               <TestEvidencePanel
                 checks={[

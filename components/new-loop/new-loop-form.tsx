@@ -91,6 +91,8 @@ function LoopForm({
   const set = useCallback((path: Path, next: unknown) => setValue((v: unknown) => setAt(v, path, next)), []);
   const errors = useMemo(() => issuesByPath(issues), [issues]);
   const workspace = String((value as { workspace?: unknown } | null)?.workspace ?? "");
+  const isolation = (value as { isolation?: unknown } | null)?.isolation === "in-place" ? "in-place" : "worktree";
+  const setup = (value as { setup?: Record<string, unknown> } | null)?.setup;
   const noEvidence = runsWithoutEvidence(
     (value as { loop?: { completion?: { allowNoEvidence?: boolean } } } | null)?.loop,
   );
@@ -103,10 +105,15 @@ function LoopForm({
       SchemaField,
       itemExtra: (path, item) =>
         path[0] === "scorers" && (item as { kind?: unknown } | null)?.kind === "command-check" ? (
-          <CheckPreview check={item as Record<string, unknown>} workspace={workspace} />
+          <CheckPreview
+            check={item as Record<string, unknown>}
+            workspace={workspace}
+            isolation={isolation}
+            {...(setup ? { setup } : {})}
+          />
         ) : null,
     }),
-    [set, errors, clone, workspace],
+    [set, errors, clone, workspace, isolation, setup],
   );
 
   function replace(next: unknown, id: string | null) {

@@ -50,6 +50,8 @@ export interface PolicyInput {
   scorers: readonly ScorerConfig[];
   verifier: VerifierConfig;
   reflector: ReflectorConfig;
+  /** The loop's setup command (workspace-setup.schema.ts): a process like a check. */
+  setup?: ProcessFields & { argv: readonly string[] };
 }
 
 const DEFAULT_KEY_ENV = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" } as const;
@@ -211,6 +213,7 @@ export async function agentPolicyViolations(input: PolicyInput, ctx: PolicyConte
     if (scorer.kind === "llm-judge") await model(`scorers[${i}]`, scorer);
   }
   if (input.verifier.kind === "command") await process("verifier", input.verifier, null);
+  if (input.setup && input.setup.argv.length > 0) await process("setup", input.setup, null);
   if (input.verifier.kind === "llm") await model("verifier", input.verifier);
   if (input.reflector.kind === "llm") await model("reflector", input.reflector);
 

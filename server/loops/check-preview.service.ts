@@ -14,6 +14,9 @@ import type { Database } from "../db/client";
 import { invalidInput } from "../errors";
 import { getSecretKey } from "../secrets/secret-key";
 import { storeSecretResolver } from "../secrets/store-secret-resolver";
+import { WorkspaceEnvironmentError } from "../agents/git/worktree-include";
+import { inLoopPlace } from "./check-worktree";
+import { setupOf } from "./loop-environment";
 import { assertLoopPolicy } from "./loop-policy.service";
 import type { ActingAs } from "./loop-services";
 
@@ -23,6 +26,9 @@ export const PREVIEW_TIMEOUT_SECONDS = 300;
 export interface CheckPreviewInput {
   workspace: string;
   check: unknown;
+  /** The loop's isolation and setup: the check runs where the loop's first check will. */
+  isolation?: "worktree" | "in-place";
+  setup?: unknown;
 }
 
 function existingDir(path: string, what: string): string {
@@ -67,9 +73,17 @@ export function describeCheck(input: CheckPreviewInput) {
  */
 export async function runCheckOnce(db: Database, input: CheckPreviewInput, acting: ActingAs, signal?: AbortSignal) {
   const { config, workspace } = resolveInput(input);
+  const setup = setupOf({ setup: input.setup });
   await assertLoopPolicy(
     db,
-    { workspace, agent: null, scorers: [config], verifier: { kind: "none" }, reflector: { kind: "rule-based" } },
+    {
+      workspace,
+      agent: null,
+      scorers: [config],
+      verifier: { kind: "none" },
+      reflector: { kind: "rule-based" },
+      ...(setup ? { setup } : {}),
+    },
     acting,
   );
   const role = acting.actor.role;
@@ -80,20 +94,37 @@ export async function runCheckOnce(db: Database, input: CheckPreviewInput, actin
   const timeoutSeconds =
     config.timeoutSeconds === 0 ? PREVIEW_TIMEOUT_SECONDS : Math.min(config.timeoutSeconds, PREVIEW_TIMEOUT_SECONDS);
   const started = Date.now();
-  const result = await runCommandCheck(
-    { ...config, timeoutSeconds },
-    { secrets, workspaceDir: () => workspace },
+  return inLoopPlace(
     {
-      loopId: "check-preview",
       workspace,
-      extraEnv: { RALPH_WORKSPACE: workspace },
+      isolation: input.isolation ?? "worktree",
+      setup: setup ?? null,
+      deps: { secrets },
       ...(signal ? { signal } : {}),
     },
-  );
-  return {
-    score: result.score,
-    reason: result.reason ?? "",
-    tests: result.tests ?? null,
-    durationMs: Date.now() - started,
-  };
+    async (place) => {
+      const result = await runCommandCheck(
+        { ...config, timeoutSeconds },
+        { secrets, workspaceDir: () => place.dir },
+        {
+          loopId: place.runId,
+          workspace: place.dir,
+          extraEnv: { RALPH_WORKSPACE: place.dir },
+          ...(signal ? { signal } : {}),
+        },
+      );
+      return {
+        score: result.score,
+        reason: result.reason ?? "",
+        tests: result.tests ?? null,
+        durationMs: Date.now() - started,
+        ranIn: place.kind,
+        note: place.note,
+      };
+    },
+  ).catch((error: unknown) => {
+    if (error instanceof WorkspaceEnvironmentError)
+      throw invalidInput(`The loop's worktree cannot be prepared: ${error.message}`);
+    throw error;
+  });
 }

@@ -10,6 +10,7 @@ import {
   scorerConfigSchema,
   verifierConfigSchema,
 } from "../agents/agent.schema";
+import { workspaceSetupSchema } from "../agents/workspace-setup.schema";
 
 /** The usual test locations and test-runner configs. */
 export const DEFAULT_PROTECTED_PATHS = [
@@ -54,6 +55,11 @@ export const loopDefinitionSchema = z.object({
     .default("worktree")
     .describe(
       "In a git repository: worktree = the loop's own worktree on branch ralph/<id>, made from HEAD (uncommitted changes in your checkout are not copied); in-place = your own checkout",
+    ),
+  setup: workspaceSetupSchema
+    .prefault({})
+    .describe(
+      "Workspace setup: a command run once in the sandbox in the new worktree before iteration 1 (npm ci, uv sync); gitignored files listed in the repository's .worktreeinclude are copied in first",
     ),
   evidence: evidenceSchema
     .prefault({})

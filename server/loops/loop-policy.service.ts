@@ -15,6 +15,7 @@ import { getEnv } from "../env";
 import { DomainError } from "../errors";
 import { scopeFromRow, scopeViolation } from "../secrets/secret-scope";
 import type { ActingAs } from "./loop-services";
+import { setupOf } from "./loop-environment";
 
 export async function assertLoopPolicy(db: Database, input: PolicyInput, acting: ActingAs): Promise<void> {
   const env = getEnv();
@@ -58,5 +59,6 @@ export function storedPolicyInput(config: unknown): PolicyInput {
     scorers,
     verifier: verifier.data ?? { kind: "none" },
     reflector: reflector.data ?? { kind: "rule-based" },
+    ...(setupOf(stored) ? { setup: setupOf(stored)! } : {}),
   };
 }

@@ -16,7 +16,8 @@ import {
   type GuardedFolder,
 } from "../agents/sandbox/workspace-guard";
 import { evidenceSchema } from "./loop-definition";
-import type { AgentTracker } from "../agents/deps";
+import type { AgentDeps, AgentTracker } from "../agents/deps";
+import { prepareLoopEnvironment } from "./loop-environment";
 
 /** The server's own folders no workspace may reach, by any path: the same check as at create (agent-policy.ts). */
 export const serverFolders = (dataDir: string): GuardedFolder[] => [
@@ -63,6 +64,7 @@ type StoredConfig = {
   isolation?: unknown;
   evidence?: unknown;
   forkStart?: unknown;
+  setup?: unknown;
 };
 
 /** Where a fork's worktree starts: the source loop's repository at the forked iteration's commit. */
@@ -127,11 +129,30 @@ export async function loopSecretValues(loopId: string, config: unknown): Promise
   return values.filter((v): v is string => typeof v === "string" && v !== "");
 }
 
-/** The engine ports for a stored loop: its agent, scorers, verifier and reflector, resolved from its definition. */
-export function createLoopPorts(loop: { id: string; config: unknown; tracker?: AgentTracker }) {
+/**
+ * The engine ports for a stored loop: its agent, scorers, verifier and reflector, resolved from its definition.
+ * Its worktree's environment (.worktreeinclude, setup command) is prepared first, once per loop.
+ */
+export async function createLoopPorts(loop: { id: string; config: unknown; tracker?: AgentTracker }) {
   const config = (loop.config ?? {}) as StoredConfig;
   const env = getEnv();
   const git = gitWorkspaceFor(loop.config);
+  const deps: AgentDeps = {
+    workspaceDir: (id) => git.dir(id),
+    git,
+    secrets: secretsFor(loop.id),
+    allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
+    tracker: loop.tracker,
+  };
+  await prepareLoopEnvironment({
+    loopId: loop.id,
+    config: loop.config,
+    source: workspaceSourceOf(loop.id, loop.config),
+    git,
+    deps,
+    stateDir: resolve(env.RALPH_DATA_DIR, "worktrees"),
+    isolation: config.isolation === "in-place" && !forkStartOf(config.forkStart) ? "in-place" : "worktree",
+  });
   return createPorts(
     {
       agent: config.agent,
@@ -140,13 +161,7 @@ export function createLoopPorts(loop: { id: string; config: unknown; tracker?: A
       verifier: config.verifier,
       reflector: config.reflector,
     },
-    {
-      workspaceDir: (id) => git.dir(id),
-      git,
-      secrets: secretsFor(loop.id),
-      allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
-      tracker: loop.tracker,
-    },
+    deps,
     loop.id,
   );
 }

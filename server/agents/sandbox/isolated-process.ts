@@ -12,6 +12,7 @@ import { missingProgram } from "../process-group";
 import { agentHome, serverIsolation } from "./isolation";
 import { networkHosts } from "./network-presets";
 import { sandboxArgv, sandboxAvailability } from "./sandbox-runtime";
+import { toolchainEnv } from "./toolchain-homes";
 
 export interface PreparedProcess {
   argv: string[];
@@ -61,6 +62,8 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
 
   const home = agentHome(isolation, req.loopId);
   env.HOME = home;
+  // The fresh HOME hides toolchains installed in the server user's (rustup, pyenv...): name their homes.
+  Object.assign(env, toolchainEnv(env));
   const wrapped = await sandboxArgv(
     req.argv,
     {

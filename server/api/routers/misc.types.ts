@@ -32,6 +32,9 @@ export const checkRunOutput = z.object({
   reason: z.string(),
   tests: z.custom<Ran["tests"]>(),
   durationMs: z.number(),
+  /** worktree: a temporary worktree prepared as the loop's; checkout: the folder itself (in place). */
+  ranIn: z.enum(["worktree", "checkout"]),
+  note: z.string().nullable(),
 });
 
 export const eventPageOutput = z.object({

@@ -1,0 +1,49 @@
+// A stored loop's worktree environment (.worktreeinclude, setup command),
+// prepared when its ports are built, before iteration 1: a failure there is
+// a loop that cannot run (the runtime stops it with the reason), not a series
+// of failing iterations. Loops with neither skip it without a git command.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { AgentDeps } from "../agents/deps";
+import type { LoopGitWorkspace } from "../agents/git/loop-workspace";
+import { hasEnvironmentRecord, prepareEnvironment } from "../agents/git/workspace-environment";
+import { WORKTREE_INCLUDE } from "../agents/git/worktree-include";
+import { workspaceSetupSchema, type WorkspaceSetupConfig } from "../agents/workspace-setup.schema";
+
+/** The loop's setup command, or null (none, or a stored value that no longer parses). */
+export function setupOf(config: unknown): WorkspaceSetupConfig | null {
+  const parsed = workspaceSetupSchema.safeParse((config as { setup?: unknown } | null)?.setup ?? {});
+  return parsed.success && parsed.data.argv.length > 0 ? parsed.data : null;
+}
+
+/** The `.worktreeinclude` of the repository holding `dir`, if there is one (no git command: a walk up to `.git`). */
+export function includeFileFor(dir: string): string | null {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, ".git"))) return existsSync(join(at, WORKTREE_INCLUDE)) ? join(at, WORKTREE_INCLUDE) : null;
+    if (dirname(at) === at) return null;
+  }
+}
+
+export async function prepareLoopEnvironment(opts: {
+  loopId: string;
+  config: unknown;
+  source: string;
+  git: LoopGitWorkspace;
+  deps: AgentDeps;
+  stateDir: string;
+  isolation: "worktree" | "in-place";
+}) {
+  const setup = setupOf(opts.config);
+  const includes = opts.isolation === "worktree" && includeFileFor(opts.source) !== null;
+  if (!setup && !includes) return null;
+  if (hasEnvironmentRecord(opts.stateDir, opts.loopId)) return null;
+  const ws = await opts.git.prepared(opts.loopId);
+  return prepareEnvironment({
+    loopId: opts.loopId,
+    ws,
+    source: opts.source,
+    setup,
+    deps: opts.deps,
+    stateDir: opts.stateDir,
+  });
+}
