@@ -83,7 +83,7 @@ export interface Collected {
 export function collectOutput(
   file: string,
   args: readonly string[],
-  opts: { cwd: string; env: Record<string, string>; maxBuffer: number; via?: SpawnVia },
+  opts: { cwd: string; env: Record<string, string>; maxBuffer: number; via?: SpawnVia; stdin?: string },
 ): Promise<Collected> {
   return new Promise((resolve) => {
     const out: Buffer[] = [];
@@ -99,7 +99,7 @@ export function collectOutput(
       resolve({ ...result, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
     };
     spawnChild(
-      { file, args, cwd: opts.cwd, env: opts.env, detached: false, lifeline: false },
+      { file, args, cwd: opts.cwd, env: opts.env, stdin: opts.stdin, detached: false, lifeline: false },
       {
         spawned: (p) => (pid = p),
         stdout: (chunk) => {

@@ -57,9 +57,14 @@ function baseArgs(): string[] {
 }
 
 /** Runs `git <args>` in `cwd`; resolves stdout, rejects with a GitError naming the command. */
-export async function git(cwd: string, args: readonly string[], opts: { allowFail?: boolean } = {}): Promise<string> {
+export async function git(
+  cwd: string,
+  args: readonly string[],
+  opts: { allowFail?: boolean; input?: string } = {},
+): Promise<string> {
   const run = await collectOutput("git", [...baseArgs(), ...args], {
     cwd,
+    ...(opts.input !== undefined ? { stdin: opts.input } : {}),
     // The allowlisted basics (PATH, HOME), never the server's own configuration.
     env: { ...inheritedEnv(["PATH", "HOME"]), GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
     maxBuffer: 64 * 1024 * 1024,

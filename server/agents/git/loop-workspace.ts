@@ -120,17 +120,23 @@ export function loopGitWorkspace(opts: {
     prepared: prepare,
     async snapshot(loopId, iteration) {
       const ws = await prepare(loopId);
-      const snapshot = await snapshotIteration(ws.dir, loopId, iteration);
-      lastSnapshot.set(loopId, snapshot.sha);
-      const unchanged = snapshot.sha === snapshot.parentSha;
-      // The tamper check depends only on the commit: the same commit as last time gives the same files.
+      // The tamper check depends only on the tree: the same commit as last time gives the same files.
       const known = lastTampered.get(loopId);
-      const [diff, tampered] = await Promise.all([
-        unchanged ? { text: "", truncated: false } : iterationDiff(ws.dir, snapshot.parentSha, snapshot.sha),
+      const taken = await snapshotIteration(ws.dir, loopId, iteration, (parentSha, tree) =>
+        // Diff and tamper check need only the tree: they run while the commit is made.
+        Promise.all([
+          iterationDiff(ws.dir, parentSha, tree),
+          tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, tree),
+        ]),
+      );
+      const { alongside, ...snapshot } = taken;
+      lastSnapshot.set(loopId, snapshot.sha);
+      const [diff, tampered] = alongside ?? [
+        { text: "", truncated: false },
         known?.sha === snapshot.sha
           ? known.files
-          : tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, snapshot.sha),
-      ]);
+          : await tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, snapshot.sha),
+      ];
       lastTampered.set(loopId, { sha: snapshot.sha, files: tampered });
       return { snapshot, diff, tampered, policy: opts.evidence.onTamper };
     },
