@@ -21,6 +21,7 @@ import { agentHome, serverIsolation } from "./sandbox/isolation";
 import { prepareProcess } from "./sandbox/isolated-process";
 import type { CommandCheckScorerConfig } from "./scorer.schema";
 import { OutputScanner, parseReport } from "./report-parsers";
+import type { TestOutcome } from "./report-parsers/report";
 
 /** Lines of stdout kept from the end, for crash messages and hints. */
 const TAIL_LINES = 60;
@@ -33,11 +34,22 @@ function readReport(path: string): string | null {
   }
 }
 
+/** What a run left beside its score, for grading against the baseline. */
+export interface CheckRunFacts {
+  /** Each test's outcome from a structured report the tested code cannot print into; null otherwise. */
+  inventory: Record<string, TestOutcome> | null;
+  /** Why there is no trusted inventory, when there is none. */
+  noInventory: string | null;
+  timedOut: boolean;
+  complete: boolean;
+}
+
 /** Runs the check once in `workspace`. Throws only for an abort or a command that cannot start. */
 export async function runCommandCheck(
   config: CommandCheckScorerConfig,
   deps: AgentDeps,
   run: { loopId: string; workspace: string; extraEnv: Record<string, string>; signal?: AbortSignal },
+  facts?: CheckRunFacts,
 ): Promise<ScoreResult> {
   const cwd = workingDir(run.workspace, config.cwd);
   const isolation = deps.isolation ?? serverIsolation();
@@ -109,6 +121,20 @@ export async function runCommandCheck(
         scanner.extraLines(outcome.stderrTail);
         report = scanner.finish(fileReport ? "auto" : planned.format, outcome.stdout) ?? report;
       }
+    }
+    if (facts) {
+      // A report file is written by the runner's reporter; go's -json stream wraps what tests print.
+      const trusted = report?.complete === true && (fromFile || report.format === "go-json");
+      facts.inventory = trusted ? (report?.tests ?? null) : null;
+      facts.noInventory = facts.inventory
+        ? null
+        : report?.complete
+          ? `${planned.runner ?? report.source ?? "the check"}'s ${report.format} report came from its output, which the tested code can print to`
+          : planned.runner
+            ? `no per-test report from ${planned.runner}${planned.note ? ` (${planned.note})` : ""}`
+            : "the check has no known runner: only its exit code counts";
+      facts.timedOut = outcome.timedOut;
+      facts.complete = report?.complete === true;
     }
     // Test names and messages are kept and shown; a secret the tests printed must not be.
     const result = verdict({

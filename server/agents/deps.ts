@@ -1,4 +1,5 @@
 import type { LoopGitWorkspace } from "./git/loop-workspace";
+import type { LoopEvidence } from "./evidence/loop-evidence";
 import type { PriceLookup } from "./pricing";
 import type { SecretRedactor } from "./redact";
 import type { IsolationSettings } from "./sandbox/isolation";
@@ -31,6 +32,8 @@ export interface AgentDeps {
   workspaceDir(loopId: string): string | Promise<string>;
   /** Snapshots and protected-evidence guard when the workspace is under version control. */
   git?: LoopGitWorkspace;
+  /** Grading from a clean tree against the baseline inventory (with `git`). */
+  evidence?: LoopEvidence;
   secrets: SecretResolver;
   /** Defaults to the bundled pricing table. */
   pricing?: PriceLookup;

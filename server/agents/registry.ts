@@ -7,6 +7,7 @@ import { formatConfigIssues } from "../engine";
 import type { AgentPort, EnginePorts, ReflectorPort, ScorerPort, ValidatorFn, VerifierPort } from "../engine";
 import { agentConfigSchema, reflectorConfigSchema, scorerConfigSchema, verifierConfigSchema } from "./agent.schema";
 import { createCommandCheckScorer } from "./command-check.scorer";
+import { createGradedCheckScorer } from "./evidence/graded-check";
 import { createCommandAgent } from "./command.executor";
 import { createCommandVerifier } from "./command.verifier";
 import type { AgentDeps } from "./deps";
@@ -88,7 +89,8 @@ export function createScorers(configs: readonly unknown[], deps: AgentDeps): Sco
         case "tool-calls":
           return createToolCallsScorer(c);
         case "command-check":
-          return createCommandCheckScorer(c, deps);
+          // A loop under git with evidence settings grades on a clean tree against the baseline.
+          return deps.git && deps.evidence ? createGradedCheckScorer(c, deps) : createCommandCheckScorer(c, deps);
         case "llm-judge":
           return createLlmJudgeScorer(c, deps);
       }

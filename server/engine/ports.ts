@@ -154,6 +154,22 @@ export interface TestEvidence {
   warnings: string[];
   /** The runner's own error output when it failed without a usable report (a crash, a syntax error). */
   error?: string;
+  /** How the loop graded this check on a clean tree against the baseline inventory (absent: not graded so). */
+  grading?: TestGrading;
+}
+
+/** A check graded from a clean tree of the iteration's commit, against the tests of the base commit. */
+export interface TestGrading {
+  /** The commit graded (the iteration's snapshot, protected paths reset to the base). */
+  sha: string;
+  /** One line per requirement ("2 of 2 targets pass", "45 of 45 kept", "47 ran, baseline 47", ...). */
+  lines: { ok: boolean; text: string }[];
+  /** What the agent tampered with (files, refs, .git, code detecting the test run); any entry blocks completion. */
+  tampering: { what: string; how: string }[];
+  /** New test files under protected paths, left out of the graded tree. */
+  notGraded: string[];
+  /** Per-test grading, or exit-code grading (no per-test inventory). */
+  mode: "per-test" | "exit-code";
 }
 
 export interface ScoreResult {

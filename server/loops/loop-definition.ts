@@ -33,6 +33,17 @@ export const evidenceSchema = z.object({
     .max(100)
     .default(DEFAULT_PROTECTED_PATHS)
     .describe("Globs of protected files; a modified or deleted one is tampering (new files are allowed)"),
+  deriveFromChecks: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Also protect what the command checks run: their test files, the runner's configuration and the check's own script",
+    ),
+  unprotected: z
+    .array(z.string().trim().min(1).max(500))
+    .max(100)
+    .default([])
+    .describe("Globs taken off the protected list (derived or default ones the agent is meant to change)"),
   onTamper: z
     .enum(["restore", "fail"])
     .default("restore")

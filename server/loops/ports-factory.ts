@@ -15,6 +15,7 @@ import {
   WorkspaceGuardError,
   type GuardedFolder,
 } from "../agents/sandbox/workspace-guard";
+import { loopEvidence } from "../agents/evidence/loop-evidence";
 import { evidenceSchema } from "./loop-definition";
 import type { AgentDeps, AgentTracker } from "../agents/deps";
 import { prepareLoopEnvironment } from "./loop-environment";
@@ -110,6 +111,37 @@ export function gitWorkspaceFor(config: unknown) {
   });
 }
 
+/** The command checks of a stored definition, as protection and grading see them. */
+function commandChecksOf(config: StoredConfig) {
+  return (config.scorers ?? []).flatMap((s) => {
+    const c = s as { kind?: unknown; name?: unknown; argv?: unknown; cwd?: unknown };
+    if (c.kind !== "command-check" || !Array.isArray(c.argv)) return [];
+    return [
+      {
+        name: typeof c.name === "string" ? c.name : "tests",
+        argv: c.argv.filter((a): a is string => typeof a === "string"),
+        ...(typeof c.cwd === "string" && c.cwd !== "" ? { cwd: c.cwd } : {}),
+      },
+    ];
+  });
+}
+
+/** The loop's graded evidence: protection derived from its checks, baselines, clean grading trees. */
+export function loopEvidenceFor(config: unknown, git: ReturnType<typeof gitWorkspaceFor>) {
+  const c = (config ?? {}) as StoredConfig;
+  const settings = evidenceSchema.parse(c.evidence ?? {});
+  return loopEvidence({
+    git,
+    worktreesDir: resolve(getEnv().RALPH_DATA_DIR, "worktrees"),
+    settings: {
+      checks: commandChecksOf(c),
+      operator: settings.protectedPaths,
+      unprotected: settings.unprotected,
+      derive: settings.deriveFromChecks,
+    },
+  });
+}
+
 /**
  * The secret values a loop's command agent could have been given, to scrub
  * from what is read back out of its workspace (the patch). A secret that
@@ -140,6 +172,7 @@ export async function createLoopPorts(loop: { id: string; config: unknown; track
   const deps: AgentDeps = {
     workspaceDir: (id) => git.dir(id),
     git,
+    evidence: loopEvidenceFor(loop.config, git),
     secrets: secretsFor(loop.id),
     allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
     tracker: loop.tracker,

@@ -104,6 +104,8 @@ suite("mocha", true, [
   { mode: "npm test (auto)", argv: ["npm", "test"] },
   { mode: "mocha, spec output", argv: ["npx", "mocha"], runner: none },
   { mode: "--reporter tap", argv: ["npx", "mocha", "--reporter", "tap"], runner: none },
+  // Auto mode reads its own JSON file, not the TAP on stdout a test's own "ok" lines could inflate.
+  { mode: "--reporter tap (auto)", argv: ["npx", "mocha", "--reporter", "tap"] },
   { mode: "--reporter xunit", argv: ["npx", "mocha", "--reporter", "xunit"], runner: none },
   { mode: "--reporter json", argv: ["npx", "mocha", "--reporter", "json"], runner: none },
   { mode: "--reporter xunit (auto)", argv: ["npx", "mocha", "--reporter", "xunit"] },

@@ -28,19 +28,25 @@ export interface PreparedWorkspace {
   gitLink?: string;
 }
 
-/** Points `<dir>/.git` at `gitDir` again, whatever the agent left there (a file, a folder, nothing). */
-export function restoreGitLink(dir: string, gitDir: string): void {
+/**
+ * Points `<dir>/.git` at `gitDir` again, whatever the agent left there (a file, a folder, nothing).
+ * Returns what was there instead, or null when the link was intact (the grader names it as tampering).
+ */
+export function restoreGitLink(dir: string, gitDir: string): string | null {
   const link = join(dir, ".git");
   const want = `gitdir: ${gitDir}\n`;
+  let found = "nothing";
   try {
     const stat = lstatSync(link);
-    if (stat.isFile() && readFileSync(link, "utf8") === want) return;
+    if (stat.isFile() && readFileSync(link, "utf8") === want) return null;
+    found = stat.isDirectory() ? "a repository of its own" : stat.isFile() ? "a link elsewhere" : "something else";
     rmSync(link, { recursive: true, force: true });
   } catch {
     // absent: written below
   }
   // "wx" (O_CREAT|O_EXCL) never follows a symlink the agent slipped in after the rm: it fails instead.
   writeFileSync(link, want, { flag: "wx" });
+  return found;
 }
 
 /** Why a repository cannot be used as it is (mid-rebase, mid-merge), or null. */

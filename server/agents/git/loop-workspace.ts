@@ -66,8 +66,12 @@ export interface LoopGitWorkspace {
    * repository, so the patch still downloads; the folder is not made again.
    */
   removeWorktree(loopId: string): Promise<{ dir: string; branch: string }>;
-  /** Called by every check before it runs; restores under the `restore` policy. */
-  protectEvidence(loopId: string): Promise<TamperCheck>;
+  /** Called by every check before it runs; restores under the `restore` policy (`extra`: derived globs too). */
+  protectEvidence(loopId: string, extra?: readonly string[]): Promise<TamperCheck>;
+  /** The commit the iteration's checks grade: its snapshot, else HEAD. */
+  currentSnapshot(loopId: string): Promise<string>;
+  /** What the agent had put in place of `.git` before this iteration's snapshot put the link back (empty: nothing). */
+  gitTampering(loopId: string): string[];
 }
 
 export function loopGitWorkspace(opts: {
@@ -81,6 +85,9 @@ export function loopGitWorkspace(opts: {
   // The iteration's own snapshot: a restore commit may sit on top of it while its checks run.
   const lastSnapshot = new Map<string, string>();
   const lastTampered = new Map<string, { sha: string; files: string[] }>();
+  // A replaced `.git`, seen while putting the link back: pending until the next snapshot claims it for its iteration.
+  const gitLinkPending = new Map<string, string[]>();
+  const gitLinkSeen = new Map<string, string[]>();
   const removedMarker = (loopId: string) => resolve(opts.worktreesDir, `${shortLoopId(loopId)}.removed`);
   const prepare = (loopId: string) => {
     if (existsSync(removedMarker(loopId))) {
@@ -111,7 +118,9 @@ export function loopGitWorkspace(opts: {
     }
     // Every use re-points the `.git` link the agent could have rewritten.
     return p.then((ws) => {
-      if (ws.gitLink) restoreGitLink(ws.dir, ws.gitLink);
+      const found = ws.gitLink ? restoreGitLink(ws.dir, ws.gitLink) : null;
+      if (found)
+        gitLinkPending.set(loopId, [...(gitLinkPending.get(loopId) ?? []), `.git was replaced by ${found}; put back`]);
       return ws;
     });
   };
@@ -120,6 +129,8 @@ export function loopGitWorkspace(opts: {
     prepared: prepare,
     async snapshot(loopId, iteration) {
       const ws = await prepare(loopId);
+      gitLinkSeen.set(loopId, gitLinkPending.get(loopId) ?? []);
+      gitLinkPending.delete(loopId);
       // The tamper check depends only on the tree: the same commit as last time gives the same files.
       const known = lastTampered.get(loopId);
       const taken = await snapshotIteration(ws.dir, loopId, iteration, (parentSha, tree) =>
@@ -162,9 +173,14 @@ export function loopGitWorkspace(opts: {
       prepared.delete(loopId);
       return { dir: ws.dir, branch: ws.branch };
     },
-    async protectEvidence(loopId) {
+    async currentSnapshot(loopId) {
       const ws = await prepare(loopId);
-      const globs = opts.evidence.protectedPaths;
+      return lastSnapshot.get(loopId) ?? (await git(ws.dir, ["rev-parse", "HEAD"])).trim();
+    },
+    gitTampering: (loopId) => [...(gitLinkSeen.get(loopId) ?? []), ...(gitLinkPending.get(loopId) ?? [])],
+    async protectEvidence(loopId, extra = []) {
+      const ws = await prepare(loopId);
+      const globs = [...new Set([...opts.evidence.protectedPaths, ...extra])];
       if (globs.length === 0) return { tampered: [], policy: opts.evidence.onTamper, restored: false };
       const specs = pathspecs(globs);
       // Against the iteration's snapshot (what the agent left) and the files on disk now,

@@ -106,6 +106,16 @@ export class GoJsonCollector {
           }
           continue;
         }
+        b.outcome(
+          `${name}::${test}`,
+          state.result === "pass"
+            ? "passed"
+            : state.result === "skip"
+              ? "skipped"
+              : state.result === "fail"
+                ? "failed"
+                : "errored",
+        );
         if (state.result === "pass") b.pass();
         else if (state.result === "skip") b.skip();
         else {

@@ -66,12 +66,14 @@ function jestLike(j: Obj, cwd: string | undefined): ParsedReport {
     let failedHere = 0;
     for (const a of arr(file.assertionResults)) {
       const status = str(a.status);
+      const titles = [...(Array.isArray(a.ancestorTitles) ? a.ancestorTitles : []), a.title].filter(
+        (t): t is string => typeof t === "string" && t !== "",
+      );
+      const id = `${path ?? ""}::${titles.join(" > ") || (str(a.fullName) ?? "")}`;
+      b.outcome(id, status === "passed" ? "passed" : status === "failed" ? "failed" : "skipped");
       if (status === "passed") b.pass();
       else if (status === "failed") {
         failedHere++;
-        const titles = [...(Array.isArray(a.ancestorTitles) ? a.ancestorTitles : []), a.title].filter(
-          (t): t is string => typeof t === "string" && t !== "",
-        );
         const test: FailingTest = { name: titles.join(" > ") || (str(a.fullName) ?? "(unnamed test)") };
         if (path) test.file = path;
         const messages = Array.isArray(a.failureMessages) ? a.failureMessages : [];
@@ -84,6 +86,7 @@ function jestLike(j: Obj, cwd: string | undefined): ParsedReport {
     if (str(file.status) === "failed" && failedHere === 0) {
       const message = firstLines(str(file.message) ?? str(file.failureMessage));
       b.error({ name: path ?? "test file", ...(path ? { file: path } : {}), ...(message ? { message } : {}) });
+      b.outcome(`${path ?? ""}::(file)`, "errored");
     }
   }
   if (files.length === 0) {
@@ -102,6 +105,11 @@ function mochaLike(j: Obj, cwd: string | undefined): ParsedReport {
   const b = new ReportBuilder();
   const stats = isObj(j.stats) ? j.stats : {};
   const failures = arr(j.failures);
+  const mochaId = (t: Obj) => `${projectPath(str(t.file), cwd) ?? ""}::${str(t.fullTitle) ?? str(t.title) ?? ""}`;
+  for (const t of arr(j.passes)) b.outcome(mochaId(t), "passed");
+  for (const t of arr(j.pending)) b.outcome(mochaId(t), "skipped");
+  for (const t of failures)
+    b.outcome(mochaId(t), HOOK.test(str(t.fullTitle) ?? str(t.title) ?? "") ? "errored" : "failed");
   if (Array.isArray(j.passes)) b.pass(j.passes.length);
   else b.pass(num(stats.passes));
   if (Array.isArray(j.pending)) b.skip(j.pending.length);

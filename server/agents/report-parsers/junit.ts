@@ -79,6 +79,17 @@ function walkCases(node: Node, suites: string[], w: Walk) {
     const { name, file } = caseName(tc, suites);
     const failures = list(tc.failure);
     const problems = [...failures, ...list(tc.error)];
+    const id = `${projectPath(file, w.cwd) ?? str(tc["@_classname"]) ?? ""}::${name}`;
+    w.b.outcome(
+      id,
+      problems.length > 0
+        ? failures.length > 0
+          ? "failed"
+          : "errored"
+        : tc.skipped !== undefined
+          ? "skipped"
+          : "passed",
+    );
     if (problems.length > 0) {
       const test: FailingTest = { name };
       const where = projectPath(file, w.cwd);

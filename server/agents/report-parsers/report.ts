@@ -6,6 +6,12 @@ import type { FailingTest } from "../../engine";
 
 export type ReportFormat = "tap" | "junit" | "json" | "go-json" | "summary";
 
+/** One test's outcome in a structured report (the per-test inventory graded against the baseline). */
+export type TestOutcome = "passed" | "failed" | "skipped" | "errored";
+
+/** Tests kept per report: past this the inventory is marked incomplete rather than growing without bound. */
+export const MAX_INVENTORY = 20_000;
+
 export interface ParsedReport {
   format: ReportFormat;
   /** Who wrote it, when the format says so: "vitest", "jest", "mocha", "pytest", "cargo", "go", "node". */
@@ -19,6 +25,11 @@ export interface ParsedReport {
   /** The report reached its end (a plan met, a document closed, a final summary line). */
   complete: boolean;
   warnings: string[];
+  /**
+   * Each test's id and outcome, from structured reports only (never from a
+   * summary line the code under test could print); absent when the format has none.
+   */
+  tests?: Record<string, TestOutcome>;
 }
 
 export const MAX_FAILURES = 20;
@@ -56,6 +67,20 @@ export class ReportBuilder {
   private readonly failures: FailingTest[] = [];
   private moreFailures = 0;
   private chars = 0;
+  private cases: Record<string, TestOutcome> | null = null;
+  private casesOverflow = false;
+
+  /** Records one test of the inventory; a repeated id gets a counter, so none hides another. */
+  outcome(id: string, outcome: TestOutcome) {
+    this.cases ??= {};
+    if (Object.keys(this.cases).length >= MAX_INVENTORY) {
+      this.casesOverflow = true;
+      return;
+    }
+    let key = stripAnsi(id).trim() || "(unnamed test)";
+    for (let n = 2; key in this.cases; n++) key = `${stripAnsi(id).trim()} #${n}`;
+    this.cases[key] = outcome;
+  }
 
   pass(n = 1) {
     this.passed += n;
@@ -115,6 +140,7 @@ export class ReportBuilder {
       moreFailures: this.moreFailures,
       complete,
       warnings: [...this.warnings],
+      ...(this.cases && !this.casesOverflow ? { tests: { ...this.cases } } : {}),
     };
   }
 }

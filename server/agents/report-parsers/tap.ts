@@ -123,6 +123,7 @@ export class TapCollector {
       return;
     }
     for (let l: Level | null = level; l; l = l.parent) l.leaves++;
+    this.b.outcome(name, r.skip || r.todo ? "skipped" : r.ok ? "passed" : "failed");
     if (r.skip || r.todo) this.b.skip();
     else if (r.ok) this.b.pass();
     else this.mark(level, test, false);

@@ -1,0 +1,1 @@
+[pytest]\naddopts = -k mul\n

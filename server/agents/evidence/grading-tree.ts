@@ -1,0 +1,116 @@
+/**
+ * The clean tree a check is graded in: a detached git worktree of the loop's
+ * repository, under the data folder (hidden from the agent's sandbox), set to
+ * the iteration's snapshot commit with every protected path put back to the
+ * base commit and new runner hooks or tests under protected paths removed.
+ * The agent never wrote here: its process group is gone before the snapshot,
+ * and the check alone runs in this folder. Harness practice (SWE-bench,
+ * terminal-bench): tests are reset and copied in after the agent's turn.
+ */
+import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { git } from "../git/git-cli";
+import { pathspecs } from "../git/git-workspace";
+import type { ProtectedEntry } from "./protected-set";
+
+export interface GradingTree {
+  dir: string;
+  /** Protected files the commit changed or deleted (put back to the base commit here). */
+  restored: string[];
+  /** Files the commit added under protected paths (removed here). */
+  removed: string[];
+  /** Of `removed`, those under runner configuration or the check's own files (hooks): tampering, not new tests. */
+  hooks: string[];
+}
+
+/** Ignored folders a check needs and git does not hold, linked from the loop's workspace (read-only to the check). */
+const LINKED = ["node_modules"];
+
+async function ensureWorktree(repoDir: string, dir: string, sha: string): Promise<void> {
+  if (existsSync(join(dir, ".git"))) return;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  // A stale registration of the same folder (a crash between add and use) would refuse the add.
+  await git(repoDir, ["worktree", "prune"], { allowFail: true });
+  await git(repoDir, ["worktree", "add", "--detach", "--force", dir, sha]);
+}
+
+/**
+ * Makes `dir` hold `sha` exactly (tracked files only; untracked and ignored
+ * ones removed but the linked folders), then resets protected paths to
+ * `baselineSha`. `entries` empty: the commit as it is (the baseline run).
+ */
+export async function gradingTree(opts: {
+  repoDir: string;
+  dir: string;
+  sha: string;
+  baselineSha: string;
+  entries: readonly ProtectedEntry[];
+}): Promise<GradingTree> {
+  const { dir } = opts;
+  await ensureWorktree(opts.repoDir, dir, opts.sha);
+  await git(dir, ["read-tree", "-u", "--reset", opts.sha]);
+  await git(dir, ["clean", "-ffdxq", ...LINKED.flatMap((l) => ["-e", `/${l}`])]);
+  for (const name of LINKED) {
+    const from = join(opts.repoDir, name);
+    const to = join(dir, name);
+    if (existsSync(from) && !isLink(to)) {
+      rmSync(to, { recursive: true, force: true });
+      symlinkSync(from, to, "dir");
+    }
+  }
+  const restored: string[] = [];
+  const removed: string[] = [];
+  const hooks: string[] = [];
+  if (opts.entries.length > 0 && opts.sha !== opts.baselineSha) {
+    const specs = pathspecs(opts.entries.map((e) => e.glob));
+    const out = await git(dir, [
+      "diff",
+      "--name-status",
+      "--no-renames",
+      "-z",
+      opts.baselineSha,
+      opts.sha,
+      "--",
+      ...specs,
+    ]);
+    const parts = out.split("\0").filter((p) => p !== "");
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const path = parts[i + 1]!;
+      if (parts[i] === "A") removed.push(path);
+      else restored.push(path);
+    }
+    const hookSpecs = pathspecs(opts.entries.filter((e) => e.kind !== "tests").map((e) => e.glob));
+    if (removed.length > 0 && hookSpecs.length > 0) {
+      const added = await git(dir, [
+        "diff",
+        "--name-only",
+        "--diff-filter=A",
+        "-z",
+        opts.baselineSha,
+        opts.sha,
+        "--",
+        ...hookSpecs,
+      ]);
+      hooks.push(...added.split("\0").filter((p) => p !== ""));
+    }
+    if (restored.length > 0) await git(dir, ["checkout", opts.baselineSha, "--", ...restored]);
+    for (const path of removed) rmSync(join(dir, path), { force: true });
+  }
+  return { dir, restored, removed, hooks };
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Unregisters and deletes a grading tree (the loop's worktree is removed, or the loop deleted). */
+export async function removeGradingTree(repoDir: string, dir: string): Promise<void> {
+  if (!existsSync(dir)) return;
+  await git(repoDir, ["worktree", "remove", "--force", dir], { allowFail: true });
+  rmSync(dir, { recursive: true, force: true });
+}

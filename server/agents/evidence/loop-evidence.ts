@@ -1,0 +1,177 @@
+/**
+ * A loop's graded evidence, held by the server: what is protected (derived
+ * from the checks on the base commit, plus the operator's globs, minus what
+ * the operator removed), the base commit as first recorded, the baseline
+ * inventory of each check, and the clean grading tree each check runs in.
+ * The record lives under the data folder (hidden from the agent's sandbox),
+ * so a moved baseline ref or a replaced .git cannot change what is graded.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { git } from "../git/git-cli";
+import { baselineRef, shortLoopId } from "../git/git-workspace";
+import type { LoopGitWorkspace } from "../git/loop-workspace";
+import { gradingTree } from "./grading-tree";
+import type { BaselineInventory } from "./inventory-grade";
+import { derivedProtection, protectedEntries, type CheckCommand, type ProtectedEntry } from "./protected-set";
+import { testRunMarkers } from "./test-markers";
+
+export interface EvidenceRecord {
+  baselineSha: string;
+  protection: ProtectedEntry[];
+  baselines: Record<string, BaselineInventory>;
+}
+
+export interface Tampering {
+  /** What was touched: a file, a ref, `.git`. */
+  what: string;
+  /** What it was, for people. */
+  how: string;
+}
+
+export interface GradingContext {
+  dir: string;
+  /** The commit graded (the iteration's snapshot). */
+  sha: string;
+  baselineSha: string;
+  entries: ProtectedEntry[];
+  tampering: Tampering[];
+  /** New test files under protected paths, left out of the graded tree (allowed, not graded). */
+  notGraded: string[];
+}
+
+export interface EvidenceSettings {
+  checks: CheckCommand[];
+  /** The operator's protected globs. */
+  operator: readonly string[];
+  /** Derived or operator globs the operator took off the list. */
+  unprotected: readonly string[];
+  /** Derive protection from the checks (on by default). */
+  derive: boolean;
+}
+
+export interface LoopEvidence {
+  protection(loopId: string): Promise<ProtectedEntry[]>;
+  /** The clean tree of the iteration's snapshot for check `key`, and what the agent tampered with. */
+  grade(loopId: string, key: string): Promise<GradingContext>;
+  /** The tree of the base commit as it is (the baseline run). */
+  baselineTree(loopId: string, key: string): Promise<string>;
+  baseline(loopId: string, key: string): Promise<BaselineInventory | null>;
+  saveBaseline(loopId: string, key: string, inventory: BaselineInventory): Promise<void>;
+}
+
+const slug = (key: string) => key.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60) || "check";
+
+export function loopEvidence(opts: {
+  git: LoopGitWorkspace;
+  worktreesDir: string;
+  settings: EvidenceSettings;
+}): LoopEvidence {
+  const recordPath = (loopId: string) => resolve(opts.worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`);
+  const treeDir = (loopId: string, key: string) =>
+    resolve(opts.worktreesDir, ".grading", shortLoopId(loopId), slug(key));
+  const records = new Map<string, Promise<EvidenceRecord>>();
+
+  const write = (loopId: string, record: EvidenceRecord) => {
+    const path = recordPath(loopId);
+    mkdirSync(resolve(path, ".."), { recursive: true });
+    writeFileSync(`${path}.tmp`, JSON.stringify(record));
+    renameSync(`${path}.tmp`, path);
+  };
+
+  async function makeRecord(loopId: string): Promise<EvidenceRecord> {
+    const path = recordPath(loopId);
+    if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as EvidenceRecord;
+    const ws = await opts.git.prepared(loopId);
+    // Derived on the base commit's own files: what the agent leaves later cannot widen or narrow it.
+    const dir = treeDir(loopId, "_base");
+    await gradingTree({ repoDir: ws.dir, dir, sha: ws.baselineSha, baselineSha: ws.baselineSha, entries: [] });
+    const derived = opts.settings.derive ? derivedProtection(opts.settings.checks, dir) : [];
+    const record: EvidenceRecord = {
+      baselineSha: ws.baselineSha,
+      protection: protectedEntries({
+        operator: opts.settings.operator,
+        derived,
+        removed: opts.settings.unprotected,
+      }),
+      baselines: {},
+    };
+    write(loopId, record);
+    return record;
+  }
+
+  const record = (loopId: string) => {
+    let p = records.get(loopId);
+    if (!p) {
+      p = makeRecord(loopId);
+      p.catch(() => records.delete(loopId));
+      records.set(loopId, p);
+    }
+    return p;
+  };
+
+  return {
+    protection: async (loopId) => (await record(loopId)).protection,
+    async baselineTree(loopId, key) {
+      const rec = await record(loopId);
+      const ws = await opts.git.prepared(loopId);
+      const dir = treeDir(loopId, key);
+      await gradingTree({ repoDir: ws.dir, dir, sha: rec.baselineSha, baselineSha: rec.baselineSha, entries: [] });
+      return dir;
+    },
+    baseline: async (loopId, key) => (await record(loopId)).baselines[key] ?? null,
+    async saveBaseline(loopId, key, inventory) {
+      const rec = await record(loopId);
+      rec.baselines[key] = inventory;
+      write(loopId, rec);
+    },
+    async grade(loopId, key) {
+      const rec = await record(loopId);
+      const ws = await opts.git.prepared(loopId);
+      const base = rec.baselineSha;
+      const tampering: Tampering[] = opts.git.gitTampering(loopId).map((how) => ({ what: ".git", how }));
+      const refNow = (
+        await git(ws.dir, ["rev-parse", "--verify", "--quiet", `${baselineRef(loopId)}^{commit}`], {
+          allowFail: true,
+        })
+      ).trim();
+      if (refNow !== base)
+        tampering.push({
+          what: baselineRef(loopId),
+          how: `the baseline ref ${refNow ? `points at ${refNow.slice(0, 12)}` : "is gone"}; graded against the recorded base ${base.slice(0, 12)}`,
+        });
+      const sha = await opts.git.currentSnapshot(loopId);
+      const mergeBase = (await git(ws.dir, ["merge-base", base, sha], { allowFail: true })).trim();
+      const descends = sha === base || mergeBase === base;
+      if (!descends)
+        tampering.push({ what: "history", how: `the graded commit does not descend from the base ${base}` });
+      const entries = rec.protection;
+      const tree = await gradingTree({ repoDir: ws.dir, dir: treeDir(loopId, key), sha, baselineSha: base, entries });
+      for (const file of tree.restored)
+        tampering.push({
+          what: file,
+          how: "protected file changed or deleted; put back to the base commit for grading",
+        });
+      const hooks = new Set(tree.hooks);
+      for (const file of tree.removed.filter((f) => hooks.has(f)))
+        tampering.push({ what: file, how: "runner configuration or hook added; removed for grading" });
+      const globs = entries.map((e) => e.glob);
+      for (const hit of await testRunMarkers(ws.dir, base, sha, globs))
+        tampering.push({ what: hit.file, how: `code reads the test run's environment (${hit.marker}): ${hit.line}` });
+      return {
+        dir: tree.dir,
+        sha,
+        baselineSha: base,
+        entries,
+        tampering,
+        notGraded: tree.removed.filter((f) => !hooks.has(f)),
+      };
+    },
+  };
+}
+
+/** Where a loop's evidence record and grading trees live (for removal with the loop's worktree). */
+export const evidencePaths = (worktreesDir: string, loopId: string) => ({
+  record: join(worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`),
+  trees: join(worktreesDir, ".grading", shortLoopId(loopId)),
+});
