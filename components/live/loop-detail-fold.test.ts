@@ -41,7 +41,14 @@ function detail(iterations: number, bucketSize = 1): LoopDetail {
     },
     series,
     seriesBucketSize: bucketSize,
-    forecast: { untouched: true },
+    forecast: {
+      costPerIteration: 0.01,
+      tokensPerIteration: 15,
+      remainingIterations: 10 - iterations,
+      projectedCostToFinish: 0.01 * (10 - iterations),
+      projectedTotalCost: 0.1,
+      iterationsUntilExhausted: null,
+    },
   } as unknown as LoopDetail;
 }
 
@@ -86,8 +93,13 @@ describe("foldIterationFinished", () => {
     expect(fold.detail.loop.lastActivityAt).toEqual(new Date(4005));
     expect(fold.detail.series.map((p) => p.number)).toEqual([1, 2, 3, 4]);
     expect(fold.detail.series.at(-1)!.finishedAt).toEqual(new Date(4000));
-    // What the event does not carry is left for the throttled refetch, untouched.
-    expect(fold.detail.forecast).toBe(old.forecast);
+    // The forecast moves with the spend it is read beside (one iteration fewer to run, from $0.042).
+    expect(fold.detail.forecast).toEqual({
+      ...old.forecast,
+      remainingIterations: 6,
+      projectedCostToFinish: expect.closeTo(0.06, 10),
+      projectedTotalCost: expect.closeTo(0.102, 10),
+    });
     // The old cache is not mutated (React Query compares by identity).
     expect(old.series).toHaveLength(3);
     expect(old.loop.iteration).toBe(3);

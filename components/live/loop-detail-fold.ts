@@ -66,6 +66,7 @@ export function foldIterationFinished(
   if (loop.iteration !== old.loop.iteration + 1) return { kind: "refetch" };
   const last = old.series.at(-1);
   if (full && last && last.number >= point.number) return { kind: "refetch" };
+  const ran = loop.iteration - old.loop.iteration;
   return {
     kind: "patched",
     detail: {
@@ -84,7 +85,28 @@ export function foldIterationFinished(
       },
       // A downsampled series gains its points from the throttled refetch (its buckets are the server's).
       series: full ? [...old.series, { ...point, finishedAt: new Date(point.finishedAt) }] : old.series,
+      forecast: forecastAfter(old.forecast, loop.costUsd, ran),
     },
+  };
+}
+
+/**
+ * The forecast moved on by `ran` iterations at its own pace, from the spend
+ * the event reports: the header's cost to finish and the cost chart's end
+ * follow the same store as the spend they are read beside, not the last
+ * refetch's (which said "≈ $0 at the end" after $0.04 was spent).
+ */
+export function forecastAfter(forecast: LoopDetail["forecast"], spent: number, ran: number): LoopDetail["forecast"] {
+  if (!forecast) return forecast;
+  const remainingIterations = Math.max(0, forecast.remainingIterations - ran);
+  const projectedCostToFinish = forecast.costPerIteration * remainingIterations;
+  return {
+    ...forecast,
+    remainingIterations,
+    projectedCostToFinish,
+    projectedTotalCost: spent + projectedCostToFinish,
+    iterationsUntilExhausted:
+      forecast.iterationsUntilExhausted === null ? null : Math.max(0, forecast.iterationsUntilExhausted - ran),
   };
 }
 

@@ -2,7 +2,7 @@
 // Per-loop alert mutes and snoozes: which kinds of alert this loop may send
 // to the channels in Settings → Alerts. Operators change them; everyone sees them.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { errorMessage } from "@/components/shared/trpc-errors";
+import { firstErrorMessage } from "@/components/shared/trpc-errors";
 import { useNow } from "@/components/shared/use-now";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -30,7 +30,7 @@ export function AlertMutesPanel({ loopId, canChange }: { loopId: string; canChan
   const now = useNow(mutes.dataUpdatedAt).getTime();
   const active = (kind: string) =>
     mutes.data?.find((m) => m.kind === kind && (!m.until || new Date(m.until).getTime() > now));
-  const error = errorMessage(mutes.error) ?? errorMessage(mute.error) ?? errorMessage(unmute.error);
+  const error = firstErrorMessage(mutes.error, mute.error, unmute.error);
   return (
     <div className="space-y-2 text-sm">
       <p className="text-slate-600 dark:text-slate-400">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headerForecast } from "./header-forecast";
+import { headerForecast, iterationCount } from "./header-forecast";
 
 const forecast = {
   projectedCostToFinish: 0.4,
@@ -36,5 +36,10 @@ describe("header forecast", () => {
   it("says when the budget runs out before the iterations do", () => {
     const f = headerForecast({ ...base, status: "running", forecast: { ...forecast, iterationsUntilExhausted: 3 } });
     expect(f.costHint).toBe("budget runs out in ~3 iterations");
+  });
+
+  it("counts iterations as the limit does: one stopped by a usage limit is named, not counted (issue 31: '7 / 6')", () => {
+    expect(iterationCount(7, 6, 1)).toEqual({ value: "6 / 6", note: "+1 stopped by a usage limit, not counted" });
+    expect(iterationCount(4, 6, 0)).toEqual({ value: "4 / 6", note: null });
   });
 });

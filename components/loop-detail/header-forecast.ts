@@ -48,3 +48,20 @@ export function headerForecast({ status, ended, etaMs, remaining, forecast }: He
         : `total ≈ ${formatUsd(forecast.projectedTotalCost)}`,
   };
 }
+
+/**
+ * The header's "n / max" in the iterations that count against the limit:
+ * iterations a provider's usage limit stopped do not (the engine's own rule),
+ * so after one of them a max of 6 read "7 / 6". They are named in the hint.
+ */
+export function iterationCount(
+  iteration: number,
+  max: number,
+  limited: number,
+): { value: string; note: string | null } {
+  const counted = Math.max(0, iteration - limited);
+  return {
+    value: `${counted} / ${max}`,
+    note: limited > 0 ? `+${limited} stopped by a usage limit, not counted` : null,
+  };
+}

@@ -1,11 +1,12 @@
 "use client";
 // The charts of a loop, fed by the pure prep functions in lib/charts.
 // Memoised on the series and events themselves (kept identical across
-// refetches by shareEqual), so a tick or an unrelated event draws nothing;
-// a fast loop redraws them at most every REDRAW_MS (each redraw of the five
-// costs 50–200 ms of main thread here, most of it Recharts itself, and a loop
-// can finish iterations faster than anyone reads a chart; the header and the
-// timeline show each iteration at once).
+// refetches by shareEqual), so a tick or an unrelated event draws nothing.
+// They draw the page's one store of the loop (`loops.byId`, moved forward by
+// each iteration's event), on the page's beat (pulse.ts): at most two redraws
+// a second, in the frame the header and the list move in, so no chart ever
+// says a different iteration or spend than the header beside it (they used
+// to redraw every 10 s and fell tens of iterations behind).
 import { memo, useMemo } from "react";
 import type { CostForecastInput } from "@/lib/charts/cost-chart";
 import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
@@ -15,9 +16,7 @@ import { ZoomableScoreChart } from "./charts/score-zoom";
 import { TokenChart } from "./charts/token-chart";
 import { ScoreSpendChart } from "./charts/score-spend-chart";
 import { iterationWindow } from "@/lib/charts/chart-window";
-import { useThrottled } from "@/components/shared/use-throttled";
-
-const REDRAW_MS = 10_000;
+import { useBeatValue } from "@/components/live/use-beat-value";
 
 export const LoopCharts = memo(function LoopCharts({
   loopId,
@@ -50,7 +49,7 @@ export const LoopCharts = memo(function LoopCharts({
     () => ({ series: liveSeries, markers: liveMarkers, forecast: liveForecast }),
     [liveSeries, liveMarkers, liveForecast],
   );
-  const { series, markers, forecast } = useThrottled(live, REDRAW_MS);
+  const { series, markers, forecast } = useBeatValue(live, true);
   // One x range for every iteration chart: to the last iteration plus a little headroom.
   const xRange = useMemo(() => iterationWindow(series.map((p) => p.number)), [series]);
   return (

@@ -280,11 +280,17 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
         items={[
           {
             id: "iterations",
-            label: `Iterations (${d.series.length})`,
+            // The store's count, as the header says it (the series has a point per attempt, or per bucket).
+            label: `Iterations (${d.loop.iteration})`,
             content: (
               <>
                 <LivePanel loopId={id} inFlight={d.loop.status === "running"} />
-                <Timeline loopId={id} handoffs={handoffs} live={d.loop.status === "running"} />
+                <Timeline
+                  loopId={id}
+                  handoffs={handoffs}
+                  live={d.loop.status === "running"}
+                  latest={d.loop.iteration}
+                />
               </>
             ),
           },

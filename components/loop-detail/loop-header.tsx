@@ -22,7 +22,7 @@ import {
   stopTypeLabel,
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
-import { headerForecast } from "./header-forecast";
+import { headerForecast, iterationCount } from "./header-forecast";
 import { AlarmBadges } from "@/components/loops/loop-cells";
 import { NO_EVIDENCE_LABEL } from "@/components/report/report-model";
 
@@ -41,6 +41,7 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
   const eta = ended ? null : estimateEtaMs(detail.series, remaining, config?.pacing.delayMs ?? 0);
   const stop = stopTypeLabel(loop.stopType);
   // A loop that waits on a person has no ETA or cost to finish: it moves when they do.
+  const count = iterationCount(loop.iteration, loop.maxIterations, detail.limitedIterations);
   const forecastText = headerForecast({ status: loop.status, ended, etaMs: eta, remaining, forecast });
 
   return (
@@ -106,10 +107,12 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
       <dl className="grid grid-cols-2 gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6 dark:border-slate-800 dark:bg-slate-900">
         <Stat
           label="Iteration"
-          value={<span data-testid="iteration-count">{`${loop.iteration} / ${loop.maxIterations}`}</span>}
+          value={<span data-testid="iteration-count">{count.value}</span>}
           hint={
             detail.fork && loop.iteration <= detail.fork.iteration ? (
               `${detail.fork.iteration} inherited`
+            ) : count.note ? (
+              <span data-testid="iteration-uncounted">{count.note}</span>
             ) : (
               <NowText serverNow={detail.now}>
                 {(now) => `last activity ${formatRelative(new Date(loop.lastActivityAt), now)}`}

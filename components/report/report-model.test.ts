@@ -125,17 +125,24 @@ describe("report model", () => {
     [
       "an interrupted run is counted as such, not as 100%",
       { succeeded: 1, interrupted: 1 },
-      "Successful iterations: 50% (1 of 2 runs; 1 interrupted)",
+      "Agent runs that succeeded: 50% (1 of 2 runs; 1 interrupted)",
     ],
     [
       "every kind named",
       { succeeded: 3, failed: 1, rate_limited: 1, error: 1 },
-      "Successful iterations: 50% (3 of 6 runs; 1 failed; 1 error; 1 stopped by a usage limit)",
+      "Agent runs that succeeded: 50% (3 of 6 runs; 1 failed; 1 error; 1 stopped by a usage limit)",
     ],
-    ["all good", { succeeded: 2 }, "Successful iterations: 100% (2 of 2 runs)"],
-    ["no stored counts: the engine's rate", undefined, "Successful iterations: 100%"],
+    ["all good", { succeeded: 2 }, "Agent runs that succeeded: 100% (2 of 2 runs)"],
+    ["no stored counts: the engine's rate", undefined, "Agent runs that succeeded: 100%"],
   ])("success line: %s", (_name, outcomes, text) => {
     expect(successLine({ report: input.report, outcomes })).toBe(text);
+  });
+
+  it("says the goal is not met when every run succeeded but the loop stopped short of it (issue 31)", () => {
+    const stopped = { ...input.report!, success: false };
+    expect(successLine({ report: stopped, outcomes: { succeeded: 4 } })).toBe(
+      "Agent runs that succeeded: 100% (4 of 4 runs); the goal is not met",
+    );
   });
 
   it("limits in effect, edited ones marked with what they were", () => {
@@ -154,6 +161,6 @@ describe("report model", () => {
     const md = reportMarkdown({ ...input, limits, outcomes: { succeeded: 1, interrupted: 1 } }, null, new Date(0));
     expect(md).toContain("## Limits in effect");
     expect(md).toContain("| Max iterations | 40 \\(edited; was 80\\) |");
-    expect(md).toContain("- Successful iterations: 50% (1 of 2 runs; 1 interrupted)");
+    expect(md).toContain("- Agent runs that succeeded: 50% (1 of 2 runs; 1 interrupted)");
   });
 });

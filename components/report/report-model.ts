@@ -100,22 +100,27 @@ const OUTCOME_ORDER = ["succeeded", "failed", "error", "interrupted", "rate_limi
 const OUTCOME_LABEL: Record<string, string> = { rate_limited: "stopped by a usage limit" };
 
 /**
- * "Successful iterations" over every run that ended, interrupted ones
- * included and named, so one success and one interruption is 50% with
- * "1 interrupted", never "100%". Falls back to the engine's rate (finished
- * steps only) for a report without stored counts.
+ * The share of agent runs that succeeded, over every run that ended,
+ * interrupted ones included and named, so one success and one interruption
+ * is 50% with "1 interrupted", never "100%". It says what it counts (runs,
+ * not the goal) and, when the goal is not met, says so: "Successful
+ * iterations: 100%" read as a goal met on a run that stopped short of it.
+ * Falls back to the engine's rate (finished steps only) for a report without
+ * stored counts.
  */
 export function successLine(r: Pick<ReportInput, "report" | "outcomes">): string | null {
   const counts = r.outcomes ?? {};
   const total = Object.values(counts).reduce((s, n) => s + n, 0);
-  if (total === 0) return r.report ? `Successful iterations: ${Math.round(r.report.successRate * 100)}%` : null;
+  const goal = r.report && !r.report.success ? "; the goal is not met" : "";
+  if (total === 0)
+    return r.report ? `Agent runs that succeeded: ${Math.round(r.report.successRate * 100)}%${goal}` : null;
   const succeeded = counts.succeeded ?? 0;
   const others = Object.keys(counts)
     .filter((k) => k !== "succeeded" && counts[k]! > 0)
     .sort((a, b) => OUTCOME_ORDER.indexOf(a) - OUTCOME_ORDER.indexOf(b))
     .map((k) => `${counts[k]} ${OUTCOME_LABEL[k] ?? k}`);
   const runs = `${succeeded} of ${total} run${total === 1 ? "" : "s"}`;
-  return `Successful iterations: ${Math.round((succeeded / total) * 100)}% (${[runs, ...others].join("; ")})`;
+  return `Agent runs that succeeded: ${Math.round((succeeded / total) * 100)}% (${[runs, ...others].join("; ")})${goal}`;
 }
 
 const limitValue = (label: string, value: number) =>

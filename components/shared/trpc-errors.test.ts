@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorMessage, fieldIssues } from "./trpc-errors";
+import { errorMessage, fieldIssues, firstErrorMessage } from "./trpc-errors";
 
 describe("trpc errors", () => {
   it("reads full issue paths from zod's JSON message", () => {
@@ -28,5 +28,12 @@ describe("trpc errors", () => {
       "Cannot resume: the loop is not paused",
     );
     expect(errorMessage(null)).toBe("Something went wrong");
+  });
+
+  it("says nothing when no request failed, else the first failure", () => {
+    // The per-loop Alerts tab showed "Something went wrong" with every request successful.
+    expect(firstErrorMessage(null, null, null)).toBeNull();
+    expect(firstErrorMessage(undefined, null)).toBeNull();
+    expect(firstErrorMessage(null, { message: "Cannot mute" }, { message: "later" })).toBe("Cannot mute");
   });
 });

@@ -48,3 +48,13 @@ export function errorMessage(error: unknown): string {
   const e = error as ErrorLike | null;
   return e?.message || "Something went wrong";
 }
+
+/**
+ * The message of the first of `errors` that is set, or null when none is:
+ * for panels that show an error only when a request failed (errorMessage
+ * gives its fallback text for a missing error, so `a ?? b` never reaches b).
+ */
+export function firstErrorMessage(...errors: unknown[]): string | null {
+  const error = errors.find((e) => e !== null && e !== undefined);
+  return error === undefined ? null : errorMessage(error);
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateEtaMs, prepareCostChart, prepareTokenChart } from "./cost-chart";
 import { point } from "../../test/chart-fixtures";
+import { costSummary } from "@/components/loop-detail/charts/chart-summaries";
 
 describe("prepareCostChart", () => {
   it("accumulates cost, counting every attempt of an iteration", () => {
@@ -44,6 +45,18 @@ describe("prepareCostChart", () => {
       { iteration: 0, cost: 0, forecast: 0 },
       { iteration: 5, cost: null, forecast: 0 },
     ]);
+  });
+
+  it("never forecasts an end below what was spent (issue 31: '≈ $0 at the end' with $0.04 spent)", () => {
+    const spent = [point(1, { costUsd: 0.02 }), point(2, { costUsd: 0.02 })];
+    // A forecast read before these iterations (nothing spent then).
+    const stale = { remainingIterations: 4, projectedTotalCost: 0, iterationsUntilExhausted: null };
+    expect(prepareCostChart(spent, { forecast: stale }).forecastEnd?.total).toBeCloseTo(0.04);
+    // With the pace to finish, the end is the drawn spend plus it.
+    const paced = prepareCostChart(spent, { forecast: { ...stale, projectedCostToFinish: 0.08 } });
+    expect(paced.forecastEnd?.total).toBeCloseTo(0.12);
+    expect(paced.rows.at(-1)?.forecast).toBeCloseTo(0.12);
+    expect(costSummary(paced, stale)).toBe("$0.04 spent, ≈ $0.12 at the end");
   });
 
   it("ignores a zero budget", () => {

@@ -13,6 +13,12 @@ export interface CostRow {
 export interface CostForecastInput {
   remainingIterations: number;
   projectedTotalCost: number;
+  /**
+   * What the remaining iterations cost at the recent pace. When given, the forecast ends at the
+   * spend the chart draws plus this, so a forecast read before the newest iterations never ends
+   * below what was already spent ("≈ $0 at the end" with $0.04 spent).
+   */
+  projectedCostToFinish?: number;
   iterationsUntilExhausted: number | null;
 }
 
@@ -56,14 +62,19 @@ export function prepareCostChart(
     if (last) last.forecast = last.cost;
     else rows.push({ iteration: 0, cost: 0, forecast: 0 });
     const end = from + forecast.remainingIterations;
-    forecastEnd = { iteration: end, total: forecast.projectedTotalCost };
+    // Spend never goes down: whatever the forecast was computed from, it ends at or above the spend drawn.
+    const endTotal =
+      forecast.projectedCostToFinish !== undefined
+        ? startCost + forecast.projectedCostToFinish
+        : Math.max(startCost, forecast.projectedTotalCost);
+    forecastEnd = { iteration: end, total: endTotal };
     const stop = options.until !== undefined ? Math.max(from, Math.min(end, options.until)) : end;
     const share = (stop - from) / forecast.remainingIterations;
     if (stop > from)
       rows.push({
         iteration: stop,
         cost: null,
-        forecast: startCost + (forecast.projectedTotalCost - startCost) * share,
+        forecast: startCost + (endTotal - startCost) * share,
       });
     if (
       forecast.iterationsUntilExhausted !== null &&

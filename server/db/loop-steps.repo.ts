@@ -121,7 +121,7 @@ export async function commitStepViaPrisma(db: Db, write: StepWrite): Promise<Ste
 const MARK_INFLIGHT_SQL = `UPDATE "Loop" SET
   "inflightAttempt" = CASE WHEN "inflightIteration" = @number THEN COALESCE("inflightAttempt", 1) ELSE 1 END,
   "startedAt" = CASE WHEN @number = 1 AND ("inflightIteration" IS NOT @number OR COALESCE("inflightAttempt", 1) = 1)
-    THEN @at ELSE "startedAt" END,
+    THEN @at ELSE COALESCE("startedAt", @at) END,
   "inflightIteration" = @number, "inflightStartedAt" = @at, "inflightAgent" = NULL, "lastActivityAt" = @at,
   "status" = 'running', "nextRunAt" = NULL, "updatedAt" = @at
   WHERE "id" = @id AND "leaseOwner" = @owner RETURNING "inflightAttempt"`;
@@ -147,7 +147,7 @@ export async function markInflight(db: Db, loopId: string, owner: string, number
   return inTransaction(db, async (tx) => {
     const loop = await tx.loop.findUnique({
       where: { id: loopId },
-      select: { inflightIteration: true, inflightAttempt: true },
+      select: { inflightIteration: true, inflightAttempt: true, startedAt: true },
     });
     const attempt = loop?.inflightIteration === number ? (loop.inflightAttempt ?? 1) : 1;
     const updated = await tx.loop.updateMany({
@@ -160,7 +160,8 @@ export async function markInflight(db: Db, loopId: string, owner: string, number
         lastActivityAt: now,
         status: "running",
         nextRunAt: null,
-        ...(number === 1 && attempt === 1 ? { startedAt: now } : {}),
+        // A fork's first own iteration is not number 1: a loop that never started starts now.
+        ...((number === 1 && attempt === 1) || !loop?.startedAt ? { startedAt: now } : {}),
       },
     });
     if (updated.count !== 1) throw new LeaseLostError(loopId);

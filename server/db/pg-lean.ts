@@ -24,7 +24,7 @@ const AT = `(?::timestamptz AT TIME ZONE 'UTC')`;
 const MARK_INFLIGHT_SQL = `UPDATE "Loop" SET
   "inflightAttempt" = CASE WHEN "inflightIteration" = ?::int THEN COALESCE("inflightAttempt", 1) ELSE 1 END,
   "startedAt" = CASE WHEN ?::int = 1 AND ("inflightIteration" IS DISTINCT FROM ?::int OR COALESCE("inflightAttempt", 1) = 1)
-    THEN ${AT} ELSE "startedAt" END,
+    THEN ${AT} ELSE COALESCE("startedAt", ${AT}) END,
   "inflightIteration" = ?::int, "inflightStartedAt" = ${AT}, "inflightAgent" = NULL,
   "lastActivityAt" = ${AT}, "status" = 'running', "nextRunAt" = NULL, "updatedAt" = ${AT}
   WHERE "id" = ? AND "leaseOwner" = ? RETURNING "inflightAttempt"`;
@@ -34,7 +34,7 @@ export async function markInflightOnPg(lean: PgLean, loopId: string, owner: stri
   const at = now.toISOString();
   const { rows } = await lean.run<{ inflightAttempt: number }>({
     sql: MARK_INFLIGHT_SQL,
-    params: [number, number, number, at, number, at, at, at, loopId, owner],
+    params: [number, number, number, at, at, number, at, at, at, loopId, owner],
   });
   return rows[0]?.inflightAttempt ?? null;
 }

@@ -289,6 +289,14 @@ describeEachProvider("lean step commit", ({ db }) => {
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).startedAt).toEqual(AT);
     await expect(markInflight(db().prisma, id, "not-me", 3, LATER)).rejects.toBeInstanceOf(LeaseLostError);
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).inflightIteration).toBe(2);
+    // A fork's first iteration of its own is not number 1: its start is still recorded, once (issue 31:
+    // the fork's header said "Elapsed — not started" though it ran).
+    const fork = await loop("me");
+    await db().prisma.loop.update({ where: { id: fork }, data: { startedAt: null } });
+    expect(await markInflight(db().prisma, fork, "me", 4, AT)).toBe(1);
+    expect((await db().prisma.loop.findUniqueOrThrow({ where: { id: fork } })).startedAt).toEqual(AT);
+    expect(await markInflight(db().prisma, fork, "me", 5, LATER)).toBe(1);
+    expect((await db().prisma.loop.findUniqueOrThrow({ where: { id: fork } })).startedAt).toEqual(AT);
     // The checkpoint a claim points at reads back as stored.
     await db().prisma.checkpoint.create({
       data: { id: `${id}-cp`, loopId: id, iteration: 1, state: '{"a":1}', sha256: "ab" },

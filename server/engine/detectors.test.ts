@@ -54,6 +54,16 @@ describe("detectors", () => {
     expect(decision.reason).not.toBe("");
   });
 
+  it("says max iterations in counted iterations, naming those a usage limit stopped (issue 31: 'Iteration 7 >= 6 max')", () => {
+    const base = createLoop("g", { stop: { maxIterations: 6 } }, clock);
+    const limited = { ...base, state: { ...base.state, iteration: 7 }, usageLimit: { limitedIterations: 1 } };
+    const decision = d.maxIterationDetector.check(ctx(limited as LoopSnapshot));
+    expect(decision).toMatchObject({ shouldStop: true, stopType: "max_iterations" });
+    expect(decision.reason).toBe("6 of 6 iterations run (1 more stopped by a usage limit, not counted)");
+    const plain = { ...base, state: { ...base.state, iteration: 6 } };
+    expect(d.maxIterationDetector.check(ctx(plain)).reason).toBe("6 of 6 iterations run");
+  });
+
   it("the default chain: failures, then success evidence, then CD's limits", () => {
     expect(d.createDefaultDetectors().names()).toEqual([
       "circuit_breaker",

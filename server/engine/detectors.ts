@@ -94,9 +94,11 @@ export const costLimitDetector = detector("cost_limit", ({ snapshot, state, conf
 export const maxIterationDetector = detector("max_iterations", ({ snapshot, state, config }) => {
   const max = config.stop.maxIterations;
   // Iterations the provider's usage limit answered do not use up the allowance.
-  return state.iteration - (snapshot.usageLimit?.limitedIterations ?? 0) >= max
-    ? stop("max_iterations", `Iteration ${state.iteration} >= ${max} max`, { max })
-    : CONTINUE;
+  const limited = snapshot.usageLimit?.limitedIterations ?? 0;
+  const counted = state.iteration - limited;
+  // Said in counted iterations: "Iteration 7 >= 6 max" read as a loop that overran its limit.
+  const uncounted = limited > 0 ? ` (${limited} more stopped by a usage limit, not counted)` : "";
+  return counted >= max ? stop("max_iterations", `${counted} of ${max} iterations run${uncounted}`, { max }) : CONTINUE;
 });
 
 export const timeoutDetector = detector("timeout", ({ state, config, now }) => {

@@ -79,6 +79,8 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
     config: snapshot?.config ?? null,
     report,
     forecast,
+    /** Iterations a provider's usage limit stopped: they do not count against maxIterations. */
+    limitedIterations: snapshot?.usageLimit?.limitedIterations ?? 0,
     pendingGate: snapshot?.gate ?? null,
     /** The agent's question the loop waits on (needs_attention), with the policy that made it wait. */
     pendingQuestion: snapshot?.attention ?? null,

@@ -1,5 +1,5 @@
 // Issue 17, "every number true", for the shared report: an interrupted run is
-// counted as interrupted (not "Successful iterations: 100%"), and the limits
+// counted as interrupted (not "Successful iterations: 100%", now "Agent runs that succeeded"), and the limits
 // shown are the ones in effect after an operator edit, marked as edited.
 // Through the real runtime, controls and share procedures.
 import { randomUUID } from "node:crypto";
@@ -80,7 +80,7 @@ describeEachProvider("the shared report's numbers", ({ db }) => {
     expect(shared.outcomes).toEqual({ succeeded: 2, interrupted: 1 });
     // The engine's own rate leaves the interruption out; the report does not.
     expect(shared.report?.successRate).toBe(1);
-    expect(successLine(shared)).toBe("Successful iterations: 67% (2 of 3 runs; 1 interrupted)");
+    expect(successLine(shared)).toBe("Agent runs that succeeded: 67% (2 of 3 runs; 1 interrupted); the goal is not met");
 
     const byKey = Object.fromEntries(shared.limits.map((l) => [l.key, l]));
     expect(byKey["stop.maxIterations"]).toMatchObject({ value: 3, original: 5, edited: true });

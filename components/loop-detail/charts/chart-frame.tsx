@@ -20,6 +20,7 @@ export function ChartFrame({
   legend,
   height = "h-60",
   drawable = points > 0,
+  lastX = null,
 }: {
   title: string;
   summary: ReactNode;
@@ -34,6 +35,8 @@ export function ChartFrame({
   height?: string;
   /** Whether there is anything to draw (defaults to points > 0). */
   drawable?: boolean;
+  /** The last iteration the chart draws (the live-agreement test compares it with the header and the list). */
+  lastX?: number | null;
 }) {
   const [asTable, setAsTable] = useState(false);
   const label = typeof summary === "string" ? `${title}: ${summary}` : title;
@@ -41,6 +44,7 @@ export function ChartFrame({
     <figure
       data-testid={testId}
       data-points={points}
+      data-last-x={lastX ?? 0}
       className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
     >
       <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-2">

@@ -30,7 +30,9 @@ export function scoreTable(chart: ScoreChart): ChartTableData {
 }
 
 export function costSummary(chart: CostChart, forecast: Pick<CostForecastInput, "projectedTotalCost"> | null): string {
-  return `${formatUsd(chart.total)} spent${chart.budget ? ` of ${formatUsd(chart.budget)}` : ""}${forecast ? `, ≈ ${formatUsd(forecast.projectedTotalCost)} at the end` : ""}`;
+  // The chart's own end (never below the spend), else the forecast's (a chart with nothing left to run).
+  const end = chart.forecastEnd?.total ?? (forecast ? Math.max(chart.total, forecast.projectedTotalCost) : null);
+  return `${formatUsd(chart.total)} spent${chart.budget ? ` of ${formatUsd(chart.budget)}` : ""}${end !== null ? `, ≈ ${formatUsd(end)} at the end` : ""}`;
 }
 
 export function costTable(chart: CostChart): ChartTableData {

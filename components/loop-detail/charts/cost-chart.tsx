@@ -46,6 +46,7 @@ export const CostChart = memo(function CostChart({
       summary={costSummary(chart, forecast)}
       table={costTable(chart)}
       points={actual}
+      lastX={chart.rows.filter((r) => r.cost !== null && r.iteration > 0).at(-1)?.iteration ?? null}
       empty="Cost appears here after the first iteration."
       footer={
         (scale.offScaleLabel || chart.forecastEnd) && (

@@ -39,6 +39,7 @@ export const HealthTimeline = memo(function HealthTimeline({
       summary={healthSummary(bands)}
       table={healthTable(bands)}
       points={bands.length}
+      lastX={bands.at(-1)?.to ?? null}
       drawable={bands.length > 0 || markers.length > 0}
       height={n <= 2 ? "h-24" : n <= 4 ? "h-32" : "h-40"}
       empty="Health appears here after the first iteration."

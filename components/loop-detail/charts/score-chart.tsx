@@ -46,6 +46,7 @@ export const ScoreChart = memo(function ScoreChart({
       summary={scoreSummary(chart)}
       table={scoreTable(chart)}
       points={chart.rows.length}
+      lastX={chart.rows.at(-1)?.iteration ?? null}
       empty="Scores appear here after the first iteration."
       footer={
         (chart.markers.length > 0 || handoffs.length > 0) && (

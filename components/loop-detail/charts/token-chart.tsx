@@ -26,6 +26,7 @@ export const TokenChart = memo(function TokenChart({
       summary={tokenSummary(rows)}
       table={tokenTable(rows)}
       points={rows.length}
+      lastX={rows.at(-1)?.iteration ?? null}
       empty="Token use appears here after the first iteration."
     >
       <TokenChartDrawing rows={rows} handoffs={handoffs} />

@@ -21,8 +21,11 @@ export const IterationItem = memo(function IterationItem({
   labelAgent = false,
   posInSet,
   setSize,
+  previousMean,
 }: {
   it: IterationRow;
+  /** The mean score of the iteration before (undefined when it is not loaded), for what the badge says. */
+  previousMean?: number | null;
   handoff: string | null;
   defaultOpen?: boolean;
   /** Say which agent ran it (the loop has used its fallback agent). */
@@ -36,6 +39,7 @@ export const IterationItem = memo(function IterationItem({
   // "Agent said done, evidence says no": the claim a loop must never complete on.
   const saidDoneWithoutEvidence = it.claimedDone && !it.evidenceComplete;
   const errorLine = firstErrorLine(it.error);
+  const badge = statusBadge(it, previousMean);
   return (
     <li
       data-testid="iteration"
@@ -65,7 +69,9 @@ export const IterationItem = memo(function IterationItem({
             <span className="font-normal text-slate-600 dark:text-slate-400"> (attempt {it.attempt})</span>
           ) : null}
         </span>
-        <Badge tone={statusBadge(it).tone}>{statusBadge(it).label}</Badge>
+        <span data-testid="iteration-status">
+          <Badge tone={badge.tone}>{badge.label}</Badge>
+        </span>
         {it.inheritedFrom && (
           <span data-testid="inherited-iteration">
             <Badge tone="neutral">inherited from {it.inheritedFrom.name || "the parent loop"}</Badge>

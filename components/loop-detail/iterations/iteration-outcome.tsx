@@ -4,6 +4,8 @@
 // signal, stderr tail, parser warnings, where the cost came from).
 import type { IterationRow } from "@/components/shared/api-types";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { evidenceOutcomeText } from "./row-text";
+import { checksWithEvidence } from "./test-evidence";
 
 /** What each failure kind means, as the badge's text and tooltip (the legend). */
 export const FAILURE_KINDS: Record<string, { label: string; tone: BadgeTone; legend: string }> = {
@@ -43,10 +45,22 @@ export const FAILURE_KINDS: Record<string, { label: string; tone: BadgeTone; leg
   no_evidence: { label: "ran · no evidence", tone: "neutral", legend: "nothing could say whether the goal is met" },
 };
 
-/** The status badge: an agent run that succeeded with failing evidence is amber, not a green "succeeded". */
-export function statusBadge(it: Pick<IterationRow, "status" | "failureKind">): { label: string; tone: BadgeTone } {
-  if (it.status === "succeeded" && it.failureKind === "evidence_failed")
-    return { label: "ran · evidence failed", tone: "warn" };
+/**
+ * The status badge: an agent run that succeeded with failing evidence is amber, not a green "succeeded",
+ * and says what happened (its score against `previousMean`, the tests still failing).
+ */
+export function statusBadge(
+  it: Pick<IterationRow, "status" | "failureKind"> & Partial<Pick<IterationRow, "meanScore" | "scores">>,
+  previousMean?: number | null,
+): { label: string; tone: BadgeTone } {
+  if (it.status === "succeeded" && it.failureKind === "evidence_failed") {
+    const checks = checksWithEvidence(it.scores);
+    const failingTests = checks.length ? checks.reduce((n, c) => n + c.tests.failed + c.tests.errored, 0) : null;
+    return {
+      label: evidenceOutcomeText({ meanScore: it.meanScore ?? null, failingTests }, previousMean),
+      tone: "warn",
+    };
+  }
   if (it.status === "succeeded" && it.failureKind === "no_evidence")
     return { label: "ran · no evidence", tone: "neutral" };
   const tone: Record<string, BadgeTone> = {
@@ -62,7 +76,12 @@ export function statusBadge(it: Pick<IterationRow, "status" | "failureKind">): {
 /** The status badges before the failure kinds, for the legend. */
 const STATUS_LEGEND: { label: string; tone: BadgeTone; legend: string }[] = [
   { label: "succeeded", tone: "good", legend: "the agent ran and the evidence says the goal is met" },
-  { label: "ran · evidence failed", tone: "warn", legend: "the agent ran; the evidence says not done" },
+  {
+    label: "improved 0.40 → 0.60; 2 tests still failing",
+    tone: "warn",
+    legend:
+      "the agent ran; the evidence says not done: how the score moved since the iteration before, what still fails",
+  },
   { label: "ran · no evidence", tone: "neutral", legend: "the agent ran; nothing could say whether it is done" },
   { label: "failed", tone: "bad", legend: "the output failed its validators" },
   { label: "error", tone: "bad", legend: "the agent call failed (see its failure kind)" },

@@ -4,12 +4,12 @@
 // is shown and "Load older" adds a page; iterations are append-only, so pages
 // never shift under the reader. Once long, the list is windowed: only the
 // rows near the viewport are mounted (the iteration in flight is not in this
-// list: its panel stays above it, whatever is scrolled). A running loop's
-// timeline scrolled out of view is not refetched on each new iteration (a
-// fetch and a redraw nobody sees): its pages are only marked stale, and
-// re-read as it comes back into view.
+// list: its panel stays above it, whatever is scrolled). The list follows the
+// page's one store of the loop: `latest` is the iteration the header shows,
+// and a newest page that ends before it is re-read, whatever event was missed
+// or came late (it said "No iterations yet" under "Iterations (5)").
 import { useQueries } from "@tanstack/react-query";
-import { useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
@@ -23,26 +23,34 @@ import { WorktreeRemove } from "./worktree-remove";
 import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
 import { ITERATION_PAGE } from "./iteration-page";
 import { useBeatValue } from "@/components/live/use-beat-value";
-import { useInView } from "@/components/shared/use-in-view";
 
 export { ITERATION_PAGE };
 /** Above this many loaded rows, only those near the viewport are mounted. */
 export const WINDOW_AFTER = 60;
 
+/** The mean score of the iteration before row `i` (rows newest first; its last attempt), undefined if not loaded. */
+function previousMean(rows: { number: number; meanScore: number | null }[], i: number): number | null | undefined {
+  const before = rows.slice(i + 1).find((r) => r.number < rows[i]!.number);
+  return before ? before.meanScore : undefined;
+}
+
 export function IterationTimeline({
   loopId,
   handoffs,
   live = false,
+  latest,
 }: {
   loopId: string;
   handoffs: Map<number, string>;
+  /** The last finished iteration the page's store of the loop knows (the header's count). */
+  latest: number;
   /** The loop is running: its newest page is redrawn on the page's beat (use-beat-value.ts). */
   live?: boolean;
 }) {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<number[]>([]);
   const listRef = useRef<HTMLOListElement>(null);
-  const [boxRef, inView] = useInView<HTMLDivElement>(live);
+  const boxRef = useRef<HTMLDivElement>(null);
   const pages = useQueries({
     queries: [undefined, ...cursors].map((beforeNumber) => ({
       ...trpc.loops.iterations.queryOptions({
@@ -50,9 +58,6 @@ export function IterationTimeline({
         limit: ITERATION_PAGE,
         ...(beforeNumber ? { beforeNumber } : {}),
       }),
-      // Disabled, a page keeps what it shows and the live refresh only marks it stale
-      // (it refetches active queries); enabled again, a stale page is re-read at once.
-      enabled: inView,
     })),
   });
   // A page that has not been drawn yet is drawn at once; after that, a live loop's new rows wait for the beat.
@@ -62,6 +67,16 @@ export function IterationTimeline({
   const windowed = rows.length > WINDOW_AFTER;
   const shown = useWindowedRows(listRef, keys, windowed);
   const first = pages[0]!;
+  const newestRead = first.data?.items[0]?.number ?? 0;
+  const behind = first.isSuccess && !first.isFetching && newestRead < latest;
+  const { refetch } = first;
+  // Once per count the store moves to: a row that never comes (none recorded) is not asked for in a loop.
+  const asked = useRef(0);
+  useEffect(() => {
+    if (!behind || asked.current >= latest) return;
+    asked.current = latest;
+    void refetch();
+  }, [behind, latest, refetch]);
   // One box in every state, so whether it is in view is known whatever it shows.
   const box = (content: ReactNode) => (
     <div ref={boxRef} data-testid="iteration-timeline">
@@ -111,6 +126,7 @@ export function IterationTimeline({
             labelAgent={withFallback}
             handoff={handoffs.get(it.number) ?? null}
             posInSet={windowed ? shown.start + i + 1 : undefined}
+            previousMean={previousMean(rows, shown.start + i)}
             setSize={windowed ? rows.length : undefined}
           />
         ))}

@@ -90,6 +90,7 @@ export const loopDetailOutput = z.object({
   config: z.custom<Detail["config"]>(),
   report: z.custom<Detail["report"]>(),
   forecast: z.custom<Detail["forecast"]>(),
+  limitedIterations: z.number(),
   pendingGate: z.custom<Detail["pendingGate"]>(),
   pendingQuestion: z.object({ question: z.string(), iteration: z.number(), askedAt: z.number() }).nullable(),
   pendingControls: z.array(
