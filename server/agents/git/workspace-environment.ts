@@ -16,7 +16,7 @@ import { runProcess } from "../process-group";
 import { prepareProcess } from "../sandbox/isolated-process";
 import type { WorkspaceSetupConfig } from "../workspace-setup.schema";
 import { git } from "./git-cli";
-import { shortLoopId, workingTreeState, type PreparedWorkspace } from "./git-workspace";
+import { shortLoopId, workingTreeChanges, type PreparedWorkspace } from "./git-workspace";
 import { bringIncludes, resolveWorktreeIncludes, WorkspaceEnvironmentError } from "./worktree-include";
 
 export { WorkspaceEnvironmentError };
@@ -176,7 +176,7 @@ export async function prepareEnvironment(opts: {
       : null;
     if (own && ran) {
       // What the setup left that git would commit would read as iteration 1's work.
-      const { clean } = await workingTreeState(ws.dir);
+      const { clean } = await workingTreeChanges(ws.dir);
       if (!clean) {
         const out = await git(ws.dir, ["status", "--porcelain", "--untracked-files=normal"]);
         const files = out
