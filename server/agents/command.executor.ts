@@ -3,8 +3,7 @@
  * Ralph pattern). The preset decides how stdout is read; the process rules
  * (own group, no shell, allowlisted env, timeout, output cap) are the same.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   limitKindOf,
   type AgentPort,
@@ -24,6 +23,7 @@ import { workingDir } from "./process-env";
 import { runProcess, type ProcessOutcome } from "./process-group";
 import { scrubDeep, scrubSecrets } from "./redact";
 import { prepareProcess } from "./sandbox/isolated-process";
+import { writeFileInside } from "./sandbox/safe-files";
 import { priced, spendReporter } from "./spend-reporter";
 import type { CommandPresetSpec, ParsedRun } from "./stream-parser";
 
@@ -231,10 +231,8 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       const cwd = workingDir(workspace, config.cwd);
       const promptFile = resolve(workspace, config.promptFile);
       const { argv, usesFile } = buildArgv(config, request.input, promptFile);
-      if (usesFile) {
-        mkdirSync(dirname(promptFile), { recursive: true });
-        writeFileSync(promptFile, request.input);
-      }
+      // The agent can leave a symlink where the prompt goes: it is replaced, never written through.
+      if (usesFile) writeFileInside(workspace, promptFile, request.input);
       const marker = `RALPH_AGENT_ID=${request.agentId}`;
       const prepared = await prepareProcess({
         config,

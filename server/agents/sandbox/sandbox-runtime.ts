@@ -36,6 +36,8 @@ export interface SandboxPlan {
   writable: string[];
   /** Invisible inside (each is an empty directory there). */
   hidden: string[];
+  /** Read-only even where a hidden folder covers it (the loop's own git directory under a workspace root). */
+  readable?: string[];
   /** Hosts this command may reach, besides the admin's list. */
   hosts: string[];
 }
@@ -148,7 +150,7 @@ export async function sandboxArgv(
     {
       filesystem: {
         denyRead: [...plan.hidden, "/tmp"],
-        allowRead: [...plan.writable, ...(helper ? [helper] : [])],
+        allowRead: [...plan.writable, ...(plan.readable ?? []), ...(helper ? [helper] : [])],
         allowWrite: [...plan.writable, ...new Set(sockets)],
         denyWrite: [],
       },
