@@ -17,6 +17,7 @@ import { createRequire } from "node:module";
 import { arch } from "node:os";
 import { dirname, join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { recordOwnBridges, sweepOrphanBridges } from "./bridge-sweep";
 
 type Manager = (typeof import("@anthropic-ai/sandbox-runtime"))["SandboxManager"];
 
@@ -108,7 +109,14 @@ let configuredHosts = "";
 
 async function start(allowHosts: readonly string[]): Promise<Manager> {
   const { SandboxManager } = await loadRuntime();
+  sweepOrphanBridges();
   await SandboxManager.initialize(runtimeConfig(allowHosts));
+  // Its host-side socat bridges would outlive a SIGKILL of this process: recorded for the next start to sweep.
+  recordOwnBridges(
+    [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()].filter(
+      (p): p is string => typeof p === "string" && p.length > 0,
+    ),
+  );
   configuredHosts = allowHosts.join(",");
   return SandboxManager;
 }
