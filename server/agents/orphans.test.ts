@@ -5,7 +5,7 @@
  * agent, and nothing else.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { environHas, liveProcesses, type ProcessGroupRecord } from "./process-identity";
@@ -20,7 +20,8 @@ const children: ChildProcess[] = [];
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
   // The stand-in servers' sandbox network bridges outlive their SIGKILL: swept, as a restarted server would.
-  await new Promise((r) => setTimeout(r, 200));
+  const gone = (pid: number | undefined) => pid === undefined || !existsSync(`/proc/${pid}`);
+  for (let i = 0; i < 100 && !children.every((c) => gone(c.pid)); i++) await new Promise((r) => setTimeout(r, 50));
   sweepOrphanBridges(join(tmp.root, "data"));
   tmp.cleanup();
 });
