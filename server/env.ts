@@ -132,6 +132,9 @@ const envSchema = z.object({
   // Loopback or private hosts agents may reach (a local Ollama, a webhook on
   // this machine), comma-separated `host` or `host:port`.
   RALPH_AGENT_ALLOW_HOSTS: hostList.default([]),
+  // Where each loop's agent HOME lives (default: beside the data folder, as
+  // `<RALPH_DATA_DIR>-agent-homes`). Never inside the data folder.
+  RALPH_AGENT_HOMES_DIR: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   // Folders inside which operators may put a loop's workspace (admins may
   // choose any folder but the data and app folders).
   RALPH_WORKSPACE_ROOTS: pathList.default([]),

@@ -5,7 +5,7 @@
  * report written outside the workspace; the result carries the counts and
  * the failing tests as evidence for the iteration and the next input.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ScoreResult, ScorerPort, TestEvidence } from "../engine";
@@ -19,20 +19,13 @@ import { runProcess } from "./process-group";
 import { scrubDeep } from "./redact";
 import { agentHome, serverIsolation } from "./sandbox/isolation";
 import { prepareProcess } from "./sandbox/isolated-process";
+import { readFileInside } from "./sandbox/safe-files";
 import type { CommandCheckScorerConfig } from "./scorer.schema";
 import { OutputScanner, parseReport } from "./report-parsers";
 import type { TestOutcome } from "./report-parsers/report";
 
 /** Lines of stdout kept from the end, for crash messages and hints. */
 const TAIL_LINES = 60;
-
-function readReport(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
 
 /** What a run left beside its score, for grading against the baseline. */
 export interface CheckRunFacts {
@@ -111,7 +104,8 @@ export async function runCommandCheck(
     let fromFile = false;
     if (planned.format !== null) {
       if (fileReport) {
-        const text = readReport(fileReport);
+        // In a folder the check's own code could write: never followed through a symlink.
+        const text = readFileInside(config.reportFile ? run.workspace : reportDir, fileReport);
         reportMissing = text === null;
         report = text === null ? null : parseReport(text, planned.format, { cwd, runner: planned.runner });
         fromFile = report?.complete === true;

@@ -3,8 +3,7 @@
  * Ralph pattern). The preset decides how stdout is read; the process rules
  * (own group, no shell, allowlisted env, timeout, output cap) are the same.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   limitKindOf,
   type AgentPort,
@@ -25,6 +24,7 @@ import { runProcess, type ProcessOutcome } from "./process-group";
 import { scrubDeep, scrubSecrets } from "./redact";
 import { prepareProcess } from "./sandbox/isolated-process";
 import { serverIsolation } from "./sandbox/isolation";
+import { writeFileInside } from "./sandbox/safe-files";
 import { priced, spendReporter } from "./spend-reporter";
 import { modelArg, type CommandPresetSpec, type ParsedRun } from "./stream-parser";
 import { compactLine, TranscriptLines } from "./transcript-lines";
@@ -259,10 +259,8 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       const sandboxed = (deps.isolation ?? serverIsolation()).mode === "on" && config.sandbox === "on";
       // `model`: the one the CLI is told to run (its -m/--model), which is the one priced.
       const { argv, usesFile, warnings: argvWarnings, model } = buildArgv(config, request.input, promptFile, sandboxed);
-      if (usesFile) {
-        mkdirSync(dirname(promptFile), { recursive: true });
-        writeFileSync(promptFile, request.input);
-      }
+      // The agent can leave a symlink where the prompt goes: it is replaced, never written through.
+      if (usesFile) writeFileInside(workspace, promptFile, request.input);
       const marker = `RALPH_AGENT_ID=${request.agentId}`;
       const prepared = await prepareProcess({
         config,

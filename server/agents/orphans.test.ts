@@ -5,18 +5,24 @@
  * agent, and nothing else.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { environHas, liveProcesses, type ProcessGroupRecord } from "./process-identity";
 import { processesOf, reapAgentGroup } from "./orphans";
 import { runProcess } from "./process-group";
+import { inheritedEnv } from "../env";
 import { fixture, tempRoot } from "./fixtures/harness";
+import { sweepOrphanBridges } from "./sandbox/bridge-sweep";
 
 const tmp = tempRoot("ralph-orphans-");
 const children: ChildProcess[] = [];
-afterAll(() => {
+afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
+  // The stand-in servers' sandbox network bridges outlive their SIGKILL: swept, as a restarted server would.
+  const gone = (pid: number | undefined) => pid === undefined || !existsSync(`/proc/${pid}`);
+  for (let i = 0; i < 100 && !children.every((c) => gone(c.pid)); i++) await new Promise((r) => setTimeout(r, 50));
+  sweepOrphanBridges(join(tmp.root, "data"));
   tmp.cleanup();
 });
 
@@ -31,7 +37,14 @@ async function startParent(sandbox: "on" | "off"): Promise<{ parent: ChildProces
   const parent = spawn(
     process.execPath,
     ["--import", "tsx", fixture("agent-parent.ts"), workspace, sandbox, join(tmp.root, "data")],
-    { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
+    {
+      cwd: process.cwd(),
+      env: {
+        ...inheritedEnv(["PATH", "HOME"]),
+        RALPH_DATA_DIR: join(tmp.root, "data"),
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
   children.push(parent);
   const group = await new Promise<ProcessGroupRecord>((resolve, reject) => {

@@ -26,6 +26,7 @@ import {
 } from "../db/loop-steps.repo";
 import { isStorageConflict, isTransientStorageError } from "../db/storage-errors";
 import { reapAgentGroup } from "../agents/orphans";
+import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import { readStoredCheckpoint } from "../loops/loop-snapshot";
 import {
   checkpointRow,
@@ -185,6 +186,8 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       claimed.inflightIteration === null ? null : await recordCrashedAttempt(db, loopId, owner, now(), randomUUID());
     // Whatever the crashed runtime's agent left running goes before the iteration runs again.
     if (crashed?.group) await reapAgentGroup(crashed.group);
+    // And the sandbox's network bridges of a runtime that died with it.
+    if (crashed) sweepOrphanBridges();
     // What the loop row says is in flight (its number and attempt), kept here to save a read per iteration.
     let marked: { number: number; attempt: number } | null = crashed
       ? { number: crashed.number, attempt: crashed.attempt + 1 }

@@ -2,6 +2,7 @@
 // without Next. Several workers and app instances can share one PostgreSQL
 // database; leases make sure a loop runs on exactly one of them at a time.
 import { randomUUID } from "node:crypto";
+import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import { claimNextLoops } from "../db/loop-lease.repo";
 import type { Database } from "../db/client";
 import { LocalDispatcher } from "./local-dispatcher";
@@ -27,6 +28,8 @@ export interface Worker {
 }
 
 export function startWorker(options: WorkerOptions): Worker {
+  // Sandbox network bridges a killed server or worker left behind (recorded ones only).
+  sweepOrphanBridges();
   const dispatcher = new LocalDispatcher();
   const instanceId = options.instanceId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const runtime: JobRuntime = {

@@ -2,6 +2,7 @@
 // start the sweeper that resumes loops left behind by a crash, and the alert
 // deliverer that sends the outbox.
 import { getEnv } from "../env";
+import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import { prepareDatabase } from "../db/bootstrap";
 import { resolveDatabaseTarget } from "../db/database-target";
 import { getAppRuntime, startAppSweeper } from "../jobs/app-runtime";
@@ -13,6 +14,8 @@ import { installSharePageGate } from "../auth/share-page-gate";
 
 export async function startServerRuntime() {
   const env = getEnv(); // a bad variable fails here, naming it
+  // Sandbox network bridges a killed server left behind (recorded ones only).
+  sweepOrphanBridges(env.RALPH_DATA_DIR);
   const target = resolveDatabaseTarget(env.DATABASE_URL, process.cwd());
   const applied = await prepareDatabase(target, process.cwd());
   const where = target.kind === "sqlite" ? target.file : new URL(target.url).pathname.slice(1);

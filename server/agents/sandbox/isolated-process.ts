@@ -4,6 +4,7 @@
  * unless the sandbox is off, the argv wrapped for the sandbox with the
  * process's own HOME and network allowlist.
  */
+import { dirname } from "node:path";
 import { AgentError } from "../agent-error";
 import type { CommandPreset, ProcessFields } from "../command.schema";
 import type { AgentDeps } from "../deps";
@@ -69,9 +70,28 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
     {
       writable: [req.workspace, home],
       hidden: isolation.hidden,
+      readable: await ownGitDirs(req),
       hosts: hosts!.filter((h) => !isolation.allowHosts.includes(h)),
     },
     isolation.allowHosts,
   );
   return { argv: wrapped.argv, env, secretValues, sandboxed, release: wrapped.release };
+}
+
+/**
+ * A worktree's git directory lives in its source repository, which may sit
+ * under a hidden workspace root: the loop's agent may read it (git log, git
+ * status), as before the roots were hidden. Taken from what the server
+ * prepared, never from the `.git` file the agent could rewrite.
+ */
+async function ownGitDirs(req: ProcessRequest): Promise<string[]> {
+  if (!req.deps.git) return [];
+  try {
+    const ws = await req.deps.git.prepared(req.loopId);
+    if (ws.mode !== "worktree" || !ws.gitLink) return [];
+    // <common>/worktrees/<name>: the whole common directory (objects, refs) is what git reads.
+    return [dirname(dirname(ws.gitLink))];
+  } catch {
+    return [];
+  }
 }

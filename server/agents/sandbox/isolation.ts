@@ -8,13 +8,14 @@ import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { getEnv } from "../../env";
+import { physicalPath, workspaceOverlap } from "./workspace-guard";
 
 export interface IsolationSettings {
   /** RALPH_AGENT_SANDBOX: "off" runs every agent process without the sandbox. */
   mode: "on" | "off";
   /** Never visible inside the sandbox: the data folder, the app folder, credential stores. */
   hidden: string[];
-  /** Each loop's own HOME lives under here (inside the hidden data folder). */
+  /** Each loop's own HOME lives under here (RALPH_AGENT_HOMES_DIR: outside the data folder, itself hidden). */
   homeRoot: string;
   /** RALPH_AGENT_ALLOW_HOSTS: private or loopback hosts agents may reach. */
   allowHosts: string[];
@@ -56,14 +57,32 @@ export function hiddenPaths(dataDir: string, appDir: string, home = homedir()): 
 
 let cached: IsolationSettings | undefined;
 
+/**
+ * Where loops' HOMEs live: RALPH_AGENT_HOMES_DIR, or a folder beside the data
+ * folder (`<data>-agent-homes`). Never inside it: an agent sees its HOME's
+ * path, and the data folder's path is none of its business.
+ */
+export function agentHomesRoot(dataDir: string, configured: string | undefined): string {
+  const data = physicalPath(dataDir);
+  const root = configured ? resolve(configured) : `${data}-agent-homes`;
+  const problem = workspaceOverlap(root, [{ what: "data folder", path: data }]);
+  if (problem) throw new Error(`RALPH_AGENT_HOMES_DIR (${root}): ${problem}`);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  return physicalPath(root);
+}
+
 /** The running server's settings (process.cwd() is the app folder, as for migrations and health). */
 export function serverIsolation(): IsolationSettings {
   if (cached) return cached;
   const env = getEnv();
+  const homeRoot = agentHomesRoot(env.RALPH_DATA_DIR, env.RALPH_AGENT_HOMES_DIR);
+  // Other loops' HOMEs and the workspace roots are hidden too: each agent gets its own HOME and
+  // workspace back (read-write), and no other loop's. A folder outside the roots is shared on purpose.
+  const roots = env.RALPH_WORKSPACE_ROOTS.map((r) => physicalPath(r)).filter((p) => existsSync(p));
   cached = {
     mode: env.RALPH_AGENT_SANDBOX,
-    hidden: hiddenPaths(env.RALPH_DATA_DIR, process.cwd()),
-    homeRoot: resolve(env.RALPH_DATA_DIR, "agent-homes"),
+    hidden: [...new Set([...hiddenPaths(env.RALPH_DATA_DIR, process.cwd()), homeRoot, ...roots])],
+    homeRoot,
     allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
   };
   return cached;

@@ -17,6 +17,7 @@ import { createRequire } from "node:module";
 import { arch } from "node:os";
 import { dirname, join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { recordOwnBridges, sweepOrphanBridges } from "./bridge-sweep";
 
 type Manager = (typeof import("@anthropic-ai/sandbox-runtime"))["SandboxManager"];
 
@@ -36,6 +37,8 @@ export interface SandboxPlan {
   writable: string[];
   /** Invisible inside (each is an empty directory there). */
   hidden: string[];
+  /** Read-only even where a hidden folder covers it (the loop's own git directory under a workspace root). */
+  readable?: string[];
   /** Hosts this command may reach, besides the admin's list. */
   hosts: string[];
 }
@@ -106,7 +109,14 @@ let configuredHosts = "";
 
 async function start(allowHosts: readonly string[]): Promise<Manager> {
   const { SandboxManager } = await loadRuntime();
+  sweepOrphanBridges();
   await SandboxManager.initialize(runtimeConfig(allowHosts));
+  // Its host-side socat bridges would outlive a SIGKILL of this process: recorded for the next start to sweep.
+  recordOwnBridges(
+    [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()].filter(
+      (p): p is string => typeof p === "string" && p.length > 0,
+    ),
+  );
   configuredHosts = allowHosts.join(",");
   return SandboxManager;
 }
@@ -148,7 +158,7 @@ export async function sandboxArgv(
     {
       filesystem: {
         denyRead: [...plan.hidden, "/tmp"],
-        allowRead: [...plan.writable, ...(helper ? [helper] : [])],
+        allowRead: [...plan.writable, ...(plan.readable ?? []), ...(helper ? [helper] : [])],
         allowWrite: [...plan.writable, ...new Set(sockets)],
         denyWrite: [],
       },

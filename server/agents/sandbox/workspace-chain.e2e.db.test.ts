@@ -5,6 +5,7 @@
 // the secret key, job secret and database into the baseline, and a third
 // loop's agent printed them. Now every step of the chain is refused, and a
 // link swapped in after a loop was created is refused when the loop starts.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
@@ -14,6 +15,7 @@ import { startCliApp, type CliApp } from "../../../test/cli-app";
 import { describeEachProvider } from "../../../test/db-providers";
 import { HttpClient } from "../../../test/http-app-server";
 import { waitFor } from "../../../test/runtime-harness";
+import { physicalPath } from "./workspace-guard";
 
 // Outside /tmp: the sandbox gives agents a private one. Under the user's home, like a real deployment's folders.
 const base = mkdtempSync(join(homedir(), ".ralph-chain-"));
@@ -126,5 +128,52 @@ describeEachProvider("a workspace can never reach the data folder", ({ db }) => 
     expect(JSON.stringify([events, iterations])).toMatch(/must be neither inside nor around the data folder/);
     // A configuration error, not a crash to retry.
     expect(events.filter((e) => e.type === "agent_retry")).toEqual([]);
+  }, 120_000);
+
+  it("an agent lists nothing of the data folder (its HOME's parent included) and cannot read another loop's workspace", async () => {
+    const mine = join(root, `mine-${db().kind}`);
+    const theirs = join(root, `theirs-${db().kind}`);
+    mkdirSync(mine);
+    mkdirSync(theirs);
+    writeFileSync(join(theirs, "private.txt"), "THEIR-PRIVATE-WORK");
+    const probe = await create(
+      mine,
+      [
+        `echo "home=$HOME"`,
+        `echo "[home-parent]"; ls -A "$(dirname "$HOME")" 2>&1`,
+        `echo "[home-grandparent]"; ls -A "$(dirname "$(dirname "$HOME")")" 2>&1`,
+        `echo "[data]"; ls -A '${dataDir}' 2>&1`,
+        `echo "[roots]"; ls -A '${root}' 2>&1`,
+        `echo "[theirs]"; cat '${join(theirs, "private.txt")}' 2>&1`,
+        `echo "[key]"; cat '${join(dataDir, "secret-key")}' 2>&1`,
+        "echo probe-done",
+      ].join("; "),
+    );
+    const loop = await ended((probe.data as { id: string }).id);
+    const said = await outputs(loop.id);
+    expect(said).toContain("probe-done");
+    expect(said).not.toContain(SECRET);
+    expect(said).not.toContain("THEIR-PRIVATE-WORK");
+    const home = /home=(\S+)/.exec(said)![1]!;
+    expect(physicalPath(home).startsWith(physicalPath(dataDir) + "/")).toBe(false);
+    for (const section of ["home-parent", "data", "roots"]) {
+      const listed = new RegExp(`\\[${section}\\]\\n([^[]*)`).exec(said)![1]!;
+      expect(listed, section).not.toMatch(/secret-key|job-secret|ralph\.db|agent-homes|theirs/);
+    }
+  }, 120_000);
+
+  it("a loop whose repository is under a hidden root still reads its own git history in its worktree", async () => {
+    const repo = join(root, `repo-${db().kind}`);
+    mkdirSync(repo);
+    const run = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" });
+    run("init", "-q", "-b", "main");
+    writeFileSync(join(repo, "a.txt"), "a");
+    run("add", ".");
+    run("-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "the-first-commit");
+    const created = await create(repo, "git log --format=%s 2>&1 | tail -1; echo git-done");
+    const loop = await ended((created.data as { id: string }).id);
+    const said = await outputs(loop.id);
+    expect(said).toContain("git-done");
+    expect(said).toContain("the-first-commit");
   }, 120_000);
 });
