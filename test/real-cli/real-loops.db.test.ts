@@ -17,7 +17,10 @@ import { ralph } from "../cli-app";
 import { openDatabase } from "../../server/db/client";
 import { loopTemplates } from "../../server/loops/loop-templates";
 import { startModelServer, type ModelServer, type Script } from "../model-server/model-server";
-import { stagedCliDir } from "./stage-clis";
+import { cliVersionOutput, judgeVersion } from "../../server/agents/cli-version";
+import { claudeCodePreset } from "../../server/agents/claude-code.preset";
+import { codexPreset } from "../../server/agents/codex.preset";
+import { CLAUDE_VERSION, CODEX_VERSION, linkOrCopy, stagedCliDir } from "./stage-clis";
 import { claudeFixer, codexFixer, createTwoBugRepo } from "./two-bug-repo";
 
 const EXIT_GATE = 3;
@@ -163,4 +166,46 @@ describe("real CLIs in real loops (default sandbox)", () => {
       new Set(["gpt-5.5"]),
     );
   }, 900_000);
+});
+
+describe("the preflight with the real CLIs", () => {
+  const isolation = { mode: "on" as const, hidden: [], homeRoot: join(tmpdir(), "unused"), allowHosts: [] };
+
+  it("runs --version inside the sandbox: the staged CLIs answer in the supported range", async () => {
+    const claude = await cliVersionOutput(join(bin, "claude"), process.env.PATH ?? "", isolation);
+    expect(judgeVersion("claude", claudeCodePreset.versions!, claude)).toMatchObject({
+      status: "ok",
+      version: CLAUDE_VERSION,
+    });
+    const codex = await cliVersionOutput(join(bin, "codex"), process.env.PATH ?? "", isolation);
+    expect(judgeVersion("codex", codexPreset.versions!, codex)).toMatchObject({ status: "ok", version: CODEX_VERSION });
+  }, 120_000);
+
+  it("a CLI under /tmp runs on the host but not in the sandbox, and `ralph run` refuses it with the reason", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ralph-tmp-cli-"));
+    folders.push(root);
+    mkdirSync(join(root, "bin"));
+    linkOrCopy(join(bin, "claude"), join(root, "bin", "claude"));
+    // Inside the sandbox /tmp is private: the same binary exits 127 there.
+    const inside = await cliVersionOutput(join(root, "bin", "claude"), process.env.PATH ?? "", isolation);
+    expect(inside.exitCode).not.toBe(0);
+    const folder = join(root, "run");
+    mkdirSync(folder);
+    const template = loopTemplates().find((t) => t.id === "claude-code-tests")!.definition as { agent: object };
+    const workspace = createTwoBugRepo(join(root, "ws"));
+    writeFileSync(join(folder, "loop.json"), JSON.stringify({ ...template, workspace }));
+    const result = await ralph(["run", "-f", "loop.json", "--json"], {
+      cwd: folder,
+      env: {
+        HOME: folder,
+        PATH: `${join(root, "bin")}:/usr/bin:/bin`,
+        RALPH_AGENT_ENV_ALLOW: "ANTHROPIC_API_KEY",
+        ANTHROPIC_API_KEY: "sk-ant-test-key",
+      },
+      timeoutMs: 300_000,
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("Command claude:");
+    expect(result.stderr).toContain("is under /tmp, and a sandboxed agent has a private /tmp");
+  }, 300_000);
 });
