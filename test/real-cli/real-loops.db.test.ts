@@ -9,15 +9,19 @@
 // Reaching the model server from inside the sandbox: the base URL names this
 // machine's host name and RALPH_AGENT_ALLOW_HOSTS lists both `<hostname>:port`
 // and `127.0.0.1:port` (inside the sandbox 127.0.0.1 is its own loopback).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ralph } from "../cli-app";
+import { ralph, spawnRalph } from "../cli-app";
+import { waitFor } from "../runtime-harness";
 import { openDatabase } from "../../server/db/client";
 import { loopTemplates } from "../../server/loops/loop-templates";
 import { startModelServer, type ModelServer, type Script } from "../model-server/model-server";
-import { stagedCliDir } from "./stage-clis";
+import { cliVersionOutput, judgeVersion } from "../../server/agents/cli-version";
+import { claudeCodePreset } from "../../server/agents/claude-code.preset";
+import { codexPreset } from "../../server/agents/codex.preset";
+import { CLAUDE_VERSION, CODEX_VERSION, linkOrCopy, stagedCliDir } from "./stage-clis";
 import { claudeFixer, codexFixer, createTwoBugRepo } from "./two-bug-repo";
 
 const EXIT_GATE = 3;
@@ -50,12 +54,22 @@ beforeAll(() => {
   bin = stagedCliDir();
 }, 600_000);
 
-async function runTemplate(
+interface Setup {
+  root: string;
+  folder: string;
+  workspace: string;
+  server: ModelServer;
+  env: Record<string, string>;
+}
+
+/** A two-bug project, a model server, and the template's definition (endpoint added) in a `ralph run` folder. */
+async function setUp(
   templateId: string,
   script: Script,
   endpointEnv: (s: ModelServer) => Record<string, string>,
   secretEnv: Record<string, string>,
-): Promise<Run> {
+  agentPatch: Record<string, unknown> = {},
+): Promise<Setup> {
   const root = mkdtempSync(join(tmpdir(), "ralph-real-cli-"));
   folders.push(root);
   // `ralph run`'s folder (its data and, headless, its app folder) and the workspace side by side.
@@ -63,39 +77,45 @@ async function runTemplate(
   mkdirSync(folder);
   const workspace = createTwoBugRepo(join(root, "ws"));
   const server = await startModelServer({ script });
+  const template = loopTemplates().find((t) => t.id === templateId)!.definition as Record<string, unknown> & {
+    agent: Record<string, unknown>;
+  };
+  const definition = { ...template, workspace, agent: { ...template.agent, env: endpointEnv(server), ...agentPatch } };
+  writeFileSync(join(folder, "loop.json"), JSON.stringify(definition));
+  const env = {
+    HOME: folder,
+    PATH: `${bin}:${process.env.PATH ?? ""}`,
+    RALPH_AGENT_ALLOW_HOSTS: `127.0.0.1:${server.port},${hostname()}:${server.port}`,
+    RALPH_AGENT_ENV_ALLOW: Object.keys(secretEnv).join(","),
+    ...secretEnv,
+  };
+  return { root, folder, workspace, server, env };
+}
+
+async function readRun(setup: Setup, result: Run["result"]): Promise<Run> {
+  const file = join(setup.folder, "data/ralph.db");
+  const db = openDatabase({ kind: "sqlite", url: `file:${file}`, file });
   try {
-    const template = loopTemplates().find((t) => t.id === templateId)!.definition as Record<string, unknown> & {
-      agent: Record<string, unknown>;
-    };
-    const definition = {
-      ...template,
-      workspace,
-      agent: { ...template.agent, env: endpointEnv(server), timeoutSeconds: 600 },
-    };
-    writeFileSync(join(folder, "loop.json"), JSON.stringify(definition));
+    const loop = await db.prisma.loop.findFirst();
+    if (!loop) throw new Error(`ralph run created no loop (exit ${result.code}): ${result.stdout}${result.stderr}`);
+    const iterations = await db.prisma.iteration.findMany({ where: { loopId: loop.id }, orderBy: { number: "asc" } });
+    return { folder: setup.folder, server: setup.server, result, iterations, loop, workspace: setup.workspace };
+  } finally {
+    await db.close();
+  }
+}
+
+async function runTemplate(...args: Parameters<typeof setUp>): Promise<Run> {
+  const setup = await setUp(...args);
+  try {
     const result = await ralph(["run", "-f", "loop.json", "--no-block", "--json"], {
-      cwd: folder,
-      env: {
-        HOME: folder,
-        PATH: `${bin}:${process.env.PATH ?? ""}`,
-        RALPH_AGENT_ALLOW_HOSTS: `127.0.0.1:${server.port},${hostname()}:${server.port}`,
-        RALPH_AGENT_ENV_ALLOW: Object.keys(secretEnv).join(","),
-        ...secretEnv,
-      },
+      cwd: setup.folder,
+      env: setup.env,
       timeoutMs: 900_000,
     });
-    const file = join(folder, "data/ralph.db");
-    const db = openDatabase({ kind: "sqlite", url: `file:${file}`, file });
-    try {
-      const loop = await db.prisma.loop.findFirst();
-      if (!loop) throw new Error(`ralph run created no loop (exit ${result.code}): ${result.stdout}${result.stderr}`);
-      const iterations = await db.prisma.iteration.findMany({ where: { loopId: loop.id }, orderBy: { number: "asc" } });
-      return { folder, server, result, iterations, loop, workspace };
-    } finally {
-      await db.close();
-    }
+    return await readRun(setup, result);
   } finally {
-    await server.close();
+    await setup.server.close();
   }
 }
 
@@ -163,4 +183,109 @@ describe("real CLIs in real loops (default sandbox)", () => {
       new Set(["gpt-5.5"]),
     );
   }, 900_000);
+});
+
+/** Processes whose command line or working folder is inside `root` (the sandbox keeps host paths). */
+function processesUnder(root: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      let cwd = "";
+      try {
+        cwd = readlinkSync(`/proc/${pid}/cwd`);
+      } catch {
+        // another user's process, or gone
+      }
+      if (cmd.includes(root) || cwd.startsWith(root)) found.push(`${pid} (cwd ${cwd}): ${cmd.slice(0, 200)}`);
+    } catch {
+      // gone since the listing
+    }
+  }
+  return found;
+}
+
+describe("subscription sign-in and kills, with the real Claude Code", () => {
+  it("a Claude subscription token (CLAUDE_CODE_OAUTH_TOKEN) signs the agent in; the loop runs as with a key", async () => {
+    const run = await runTemplate(
+      "claude-code-tests",
+      claudeFixer,
+      (s) => ({ ANTHROPIC_BASE_URL: `http://${hostname()}:${s.port}` }),
+      { CLAUDE_CODE_OAUTH_TOKEN: "sk-ant-oat01-test-token" },
+      { secrets: [{ name: "CLAUDE_CODE_OAUTH_TOKEN" }] },
+    );
+    expectTwoIterationFix(run, { edit: "Edit", shell: "Bash" });
+    const model = run.server.requests.filter((r) => r.api === "anthropic");
+    expect(model.every((r) => r.headers.authorization === "Bearer sk-ant-oat01-test-token")).toBe(true);
+    expect(model.every((r) => r.headers["x-api-key"] === undefined)).toBe(true);
+  }, 900_000);
+
+  it("killing a run mid-turn (SIGINT to ralph run) leaves no agent, sandbox or shell process behind", async () => {
+    const slow: Script = () => ({ text: "Let me think about this carefully. ".repeat(40), streamSeconds: 300 });
+    const setup = await setUp(
+      "claude-code-tests",
+      slow,
+      (s) => ({ ANTHROPIC_BASE_URL: `http://${hostname()}:${s.port}` }),
+      { ANTHROPIC_API_KEY: "sk-ant-test-key" },
+    );
+    try {
+      const child = spawnRalph(["run", "-f", "loop.json"], setup.env, setup.folder);
+      // The agent is mid-stream once the model server has its first turn.
+      await waitFor(async () => setup.server.requests.some((r) => r.api === "anthropic"), Boolean, 300_000);
+      expect(processesUnder(setup.root).length).toBeGreaterThan(0);
+      child.kill("SIGINT");
+      const code = await child.exited;
+      expect(code, child.output()).toBe(130);
+      await waitFor(
+        async () => processesUnder(setup.root),
+        (left) => left.length === 0,
+        60_000,
+      ).catch(() => undefined);
+      expect(processesUnder(setup.root)).toEqual([]);
+    } finally {
+      await setup.server.close();
+    }
+  }, 600_000);
+});
+
+describe("the preflight with the real CLIs", () => {
+  const isolation = { mode: "on" as const, hidden: [], homeRoot: join(tmpdir(), "unused"), allowHosts: [] };
+
+  it("runs --version inside the sandbox: the staged CLIs answer in the supported range", async () => {
+    const claude = await cliVersionOutput(join(bin, "claude"), process.env.PATH ?? "", isolation);
+    expect(judgeVersion("claude", claudeCodePreset.versions!, claude)).toMatchObject({
+      status: "ok",
+      version: CLAUDE_VERSION,
+    });
+    const codex = await cliVersionOutput(join(bin, "codex"), process.env.PATH ?? "", isolation);
+    expect(judgeVersion("codex", codexPreset.versions!, codex)).toMatchObject({ status: "ok", version: CODEX_VERSION });
+  }, 120_000);
+
+  it("a CLI under /tmp runs on the host but not in the sandbox, and `ralph run` refuses it with the reason", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ralph-tmp-cli-"));
+    folders.push(root);
+    mkdirSync(join(root, "bin"));
+    linkOrCopy(join(bin, "claude"), join(root, "bin", "claude"));
+    // Inside the sandbox /tmp is private: the same binary exits 127 there.
+    const inside = await cliVersionOutput(join(root, "bin", "claude"), process.env.PATH ?? "", isolation);
+    expect(inside.exitCode).not.toBe(0);
+    const folder = join(root, "run");
+    mkdirSync(folder);
+    const template = loopTemplates().find((t) => t.id === "claude-code-tests")!.definition as { agent: object };
+    const workspace = createTwoBugRepo(join(root, "ws"));
+    writeFileSync(join(folder, "loop.json"), JSON.stringify({ ...template, workspace }));
+    const result = await ralph(["run", "-f", "loop.json", "--json"], {
+      cwd: folder,
+      env: {
+        HOME: folder,
+        PATH: `${join(root, "bin")}:/usr/bin:/bin`,
+        RALPH_AGENT_ENV_ALLOW: "ANTHROPIC_API_KEY",
+        ANTHROPIC_API_KEY: "sk-ant-test-key",
+      },
+      timeoutMs: 300_000,
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("Command claude:");
+    expect(result.stderr).toContain("is under /tmp, and a sandboxed agent has a private /tmp");
+  }, 300_000);
 });

@@ -26,7 +26,7 @@ const version = (name: string) =>
 export const CLAUDE_VERSION = version("@anthropic-ai/claude-code");
 export const CODEX_VERSION = version("@openai/codex");
 
-function linkOrCopy(from: string, to: string) {
+export function linkOrCopy(from: string, to: string) {
   try {
     linkSync(from, to);
   } catch {

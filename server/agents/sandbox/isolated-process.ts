@@ -4,7 +4,9 @@
  * unless the sandbox is off, the argv wrapped for the sandbox with the
  * process's own HOME and network allowlist.
  */
-import { dirname } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { AgentError } from "../agent-error";
 import type { CommandPreset, ProcessFields } from "../command.schema";
 import type { AgentDeps } from "../deps";
@@ -36,6 +38,29 @@ export interface ProcessRequest {
   preset: CommandPreset | null;
 }
 
+/**
+ * A ChatGPT-plan login for Codex, stored as a secret passed as CODEX_AUTH_JSON (the contents of
+ * ~/.codex/auth.json after `codex login`), goes where Codex reads it: the loop's own HOME. Written
+ * again only when the stored secret changes, since Codex refreshes its tokens in that file.
+ */
+function placeCodexLogin(home: string, env: Record<string, string>) {
+  const auth = env.CODEX_AUTH_JSON;
+  if (auth === undefined) return;
+  delete env.CODEX_AUTH_JSON;
+  const dir = join(/*turbopackIgnore: true*/ home, ".codex");
+  const stamp = join(/*turbopackIgnore: true*/ dir, ".ralph-auth-source");
+  const digest = createHash("sha256").update(auth).digest("hex");
+  if (
+    existsSync(join(/*turbopackIgnore: true*/ dir, "auth.json")) &&
+    existsSync(stamp) &&
+    readFileSync(stamp, "utf8") === digest
+  )
+    return;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(/*turbopackIgnore: true*/ dir, "auth.json"), auth, { mode: 0o600 });
+  writeFileSync(stamp, digest, { mode: 0o600 });
+}
+
 export async function prepareProcess(req: ProcessRequest): Promise<PreparedProcess> {
   const isolation = req.deps.isolation ?? serverIsolation();
   const sandboxed = isolation.mode === "on" && req.config.sandbox === "on";
@@ -65,6 +90,7 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
   env.HOME = home;
   // The fresh HOME hides toolchains installed in the server user's (rustup, pyenv...): name their homes.
   Object.assign(env, toolchainEnv(env));
+  placeCodexLogin(home, env);
   const wrapped = await sandboxArgv(
     req.argv,
     {
