@@ -53,11 +53,10 @@ test("Claude Code's turn reads as a conversation, live and in the iteration deta
   test.setTimeout(120_000);
   const consoleProblems = watchConsole(page);
   await signIn(page, "admin");
-  const id = await startReplay(page, "claude-code", "claude-code-fix", "0.5");
+  const id = await startReplay(page, "claude-code", "claude-code-fix", "1.5");
   await page.goto(`/loops/${id}`);
-
   const live = page.getByTestId("live-transcript");
-  await live.scrollIntoViewIfNeeded();
+  await live.scrollIntoViewIfNeeded({ timeout: 30_000 });
   // The retry Claude Code made on a 529, then the first words as they stream.
   await expect(live.getByTestId("transcript-retry")).toContainText("API error (529 overloaded): retry 1 of 10");
   await expect(live).toContainText("I'll start by running the test suite", { timeout: 20_000 });
@@ -105,11 +104,11 @@ test("Claude Code's turn reads as a conversation, live and in the iteration deta
 test("Codex's turn reads as a conversation, live and in the iteration detail", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, "admin");
-  const id = await startReplay(page, "codex", "codex-fix", "1");
+  const id = await startReplay(page, "codex", "codex-fix", "2");
   await page.goto(`/loops/${id}`);
 
   const live = page.getByTestId("live-transcript");
-  await live.scrollIntoViewIfNeeded();
+  await live.scrollIntoViewIfNeeded({ timeout: 30_000 });
   await expect(live).toContainText("I'll run the test suite first", { timeout: 20_000 });
   await expect(live.getByTestId("transcript-tool").filter({ hasText: "Shell" }).first()).toContainText("npm test");
   await expect(live.getByTestId("transcript-tool").filter({ hasText: "apply_patch" })).toContainText("src/sum.js", {
