@@ -15,16 +15,25 @@ function StatusIcon({ status }: { status: Of<"tool">["status"] }) {
   if (status === "running")
     return (
       <span
+        role="img"
         aria-label="running"
         className="inline-block h-3 w-3 shrink-0 animate-spin rounded-full border-2 border-sky-500 border-t-transparent"
       />
     );
   return status === "ok" ? (
-    <span aria-label="succeeded" className="w-3 shrink-0 text-center font-bold text-emerald-600 dark:text-emerald-400">
+    <span
+      role="img"
+      aria-label="succeeded"
+      className="w-3 shrink-0 text-center font-bold text-emerald-600 dark:text-emerald-400"
+    >
       ✓
     </span>
   ) : (
-    <span aria-label="failed" className="w-3 shrink-0 text-center font-bold text-rose-600 dark:text-rose-400">
+    <span
+      role="img"
+      aria-label="failed"
+      className="w-3 shrink-0 text-center font-bold text-rose-600 dark:text-rose-400"
+    >
       ✗
     </span>
   );
@@ -113,6 +122,7 @@ export const TranscriptItem = memo(function TranscriptItem({ e }: { e: Transcrip
             {e.text}
             {e.streaming && (
               <span
+                role="img"
                 aria-label="writing"
                 className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse rounded-sm bg-sky-500 align-middle"
               />

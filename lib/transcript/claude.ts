@@ -80,7 +80,8 @@ function stream(b: TranscriptBuilder, s: ClaudeState, e: Json) {
   } else if (e.type === "content_block_delta") {
     const d = obj(e.delta) ?? {};
     if (d.type === "text_delta") {
-      const t = b.upsert(key, "text", () => ({ text: "", streaming: true }));
+      // Without its start (scrolled out of a live tail), the text begins mid-way: "…" says so.
+      const t = b.upsert(key, "text", () => ({ text: "…", streaming: true }));
       t.text = appendCapped(t.text, str(d.text) ?? "", CAPS.text);
     } else if (d.type === "thinking_delta") {
       const t = b.upsert(key, "reasoning", () => ({ text: "", streaming: true }));

@@ -128,6 +128,7 @@ describe("transcriptOf, while the turn streams", () => {
     const t = transcriptOf(lines.slice(cut));
     expect(t.format).toBe("claude-code");
     expect(t.entries[0]).toMatchObject({ kind: "text", streaming: true });
+    expect(t.entries[0]!.kind === "text" && t.entries[0]!.text).toMatch(/^…\S/);
     // A result whose call scrolled away still shows, as a tool of unknown name.
     const firstResult = lines.findIndex((l) => l.includes('"tool_result"'));
     const tail = transcriptOf(lines.slice(firstResult));

@@ -29,6 +29,19 @@ describe("compactLine", () => {
     expect(parsed.message.content[0]!.content).toMatch(/^x+… \(\d+ more characters\)$/);
   });
 
+  it("shortens long lists too: Claude Code's init line (3,000+ characters) keeps its folder and model", () => {
+    const init = fixture("claude-code-fix")[0]!;
+    expect(init.length).toBeGreaterThan(3_000);
+    const out = compactLine(init, 2_000);
+    expect(out.length).toBeLessThanOrEqual(2_000);
+    expect(JSON.parse(out)).toMatchObject({
+      type: "system",
+      subtype: "init",
+      cwd: "/work/wt/_scratch-transcript/repo",
+    });
+    expect(transcriptOf([out]).entries[0]).toMatchObject({ kind: "session" });
+  });
+
   it("cuts other long lines, leaves short ones alone", () => {
     expect(compactLine("a".repeat(5_000), 100)).toBe(`${"a".repeat(100)}…`);
     expect(compactLine("{not json", 5)).toBe("{not …");

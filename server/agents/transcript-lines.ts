@@ -21,24 +21,32 @@ export interface KeptTranscript {
   skipped: number;
 }
 
-/** Long strings inside a JSON value shortened to `max` characters, with a note of the rest. */
-function shorten(value: unknown, max: number): unknown {
+/** Long strings and arrays inside a JSON value shortened, with a note of what was left out. */
+function shorten(value: unknown, chars: number, items: number): unknown {
   if (typeof value === "string")
-    return value.length > max ? `${value.slice(0, max)}… (${value.length - max} more characters)` : value;
-  if (Array.isArray(value)) return value.map((v) => shorten(v, max));
+    return value.length > chars ? `${value.slice(0, chars)}… (${value.length - chars} more characters)` : value;
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, items).map((v) => shorten(v, chars, items));
+    return value.length > items ? [...kept, `… (${value.length - items} more)`] : kept;
+  }
   if (typeof value === "object" && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v, max)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v, chars, items)]));
   return value;
 }
 
-/** A line within `max` characters: a JSON line stays valid JSON when its strings can be shortened enough. */
+/** A line within `max` characters: a JSON line stays valid JSON when its strings and lists can be shortened enough. */
 export function compactLine(line: string, max: number = TRANSCRIPT_LINE_CHARS): string {
   if (line.length <= max) return line;
   if (line.trimStart().startsWith("{")) {
     try {
       const value: unknown = JSON.parse(line);
-      for (let strings = Math.min(STRING_CHARS, max); strings >= 50; strings = Math.floor(strings / 4)) {
-        const json = JSON.stringify(shorten(value, strings));
+      // Strings first (a tool result), then long lists too (Claude Code's init lists every tool and command).
+      for (
+        let chars = Math.min(STRING_CHARS, max), items = 64;
+        chars >= 40;
+        chars = Math.floor(chars / 4), items = Math.floor(items / 4)
+      ) {
+        const json = JSON.stringify(shorten(value, chars, Math.max(items, 1)));
         if (json.length <= max) return json;
       }
     } catch {
