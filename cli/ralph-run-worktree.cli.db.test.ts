@@ -11,14 +11,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-// "Test the check now" runs in this process: its temporary worktrees go under this data folder.
-const dataDir = vi.hoisted(() => {
-  const dir = `${process.env.TMPDIR ?? "/tmp"}/ralph-preview-data-${process.pid}`;
-  process.env.RALPH_DATA_DIR = dir;
-  process.env.RALPH_WORKSPACE_ROOTS = process.env.TMPDIR ?? "/tmp";
-  return dir;
-});
-
 import { ralph } from "../test/cli-app";
 import { npmProject, pythonProject } from "../server/agents/fixtures/real-projects";
 import { LOCAL_OPERATOR } from "../server/auth/actor";
@@ -28,6 +20,12 @@ import { loopDefinitionSchema } from "../server/loops/loop-definition";
 import { preflightDefinition } from "../server/loops/loop-preflight.service";
 import { runPreflightChecks } from "../server/loops/preflight-run.service";
 import { EXIT } from "./exit-codes";
+
+// "Test the check now" runs in this process (getEnv reads these on first use): its temporary worktrees go
+// under this data folder, and the projects' folder is one an operator may choose.
+const dataDir = join(tmpdir(), `ralph-preview-data-${process.pid}`);
+vi.stubEnv("RALPH_DATA_DIR", dataDir);
+vi.stubEnv("RALPH_WORKSPACE_ROOTS", tmpdir());
 
 const operator = { actor: { ...LOCAL_OPERATOR, role: "operator" as const }, reason: null };
 
