@@ -14,6 +14,7 @@ import { invalidInput } from "../errors";
 import { scopeFromRow, scopeViolation } from "../secrets/secret-scope";
 import type { LoopDefinition } from "./loop-definition";
 import type { ActingAs } from "./loop-services";
+import { environmentChecks, type EnvironmentProposal } from "./environment-preflight";
 
 export interface PreflightCheck {
   id: string;
@@ -21,6 +22,8 @@ export interface PreflightCheck {
   /** ok; warning: it may start, read the message; problem: the loop would fail on it; unknown: only the first iteration can tell. */
   status: "ok" | "warning" | "problem" | "unknown";
   message: string;
+  /** For the worktree environment: the .worktreeinclude lines or setup command the form may offer to set. */
+  proposal?: EnvironmentProposal;
 }
 
 type Agent = LoopDefinition["agent"];
@@ -131,6 +134,7 @@ export async function preflightDefinition(db: Database, definition: LoopDefiniti
   const checks = [
     ...(await agentChecks(db, "agent", linked.agent, workspace)),
     ...(linked.fallbackAgent ? await agentChecks(db, "fallbackAgent", linked.fallbackAgent, workspace) : []),
+    ...(await environmentChecks(linked)),
   ];
   return { ok: checks.every((c) => c.status !== "problem"), checks };
 }

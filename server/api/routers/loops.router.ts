@@ -9,6 +9,7 @@ import { sharedLoopDetail } from "../../share/share-links.service";
 import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
 import { preflightDefinition } from "../../loops/loop-preflight.service";
+import { runPreflightChecks } from "../../loops/preflight-run.service";
 import { secretChoices } from "../../loops/secret-choices.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
@@ -71,11 +72,36 @@ export const loopsRouter = router({
             label: z.string(),
             status: z.enum(["ok", "warning", "problem", "unknown"]),
             message: z.string(),
+            proposal: z
+              .object({ worktreeinclude: z.array(z.string()).optional(), setup: z.array(z.string()).optional() })
+              .optional(),
           }),
         ),
       }),
     )
     .query(({ ctx, input }) => preflightDefinition(ctx.db, input, { actor: ctx.actor, reason: null })),
+  /** Runs the definition's command checks once where the loop's first check will run (a worktree prepared like the loop's). */
+  preflightRun: roleProcedure("operator")
+    .input(loopDefinitionSchema)
+    .output(
+      z.object({
+        ok: z.boolean(),
+        ranIn: z.enum(["worktree", "checkout"]).nullable(),
+        note: z.string().nullable(),
+        checks: z.array(
+          z.object({
+            id: z.string(),
+            label: z.string(),
+            status: z.enum(["ok", "problem", "unknown"]),
+            message: z.string(),
+            score: z.number().nullable(),
+          }),
+        ),
+      }),
+    )
+    .mutation(({ ctx, input, signal }) =>
+      runPreflightChecks(ctx.db, input, { actor: ctx.actor, reason: null }, signal),
+    ),
   /** The New-loop form's stored-secret picker: per secret the agent needs, the stored secrets this user may pick. */
   secretChoices: roleProcedure("operator")
     .input(loopDefinitionSchema.pick({ agent: true, fallbackAgent: true }))
