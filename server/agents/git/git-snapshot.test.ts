@@ -74,6 +74,24 @@ describe("per-iteration snapshot: only what changed is staged", () => {
     expect(Object.keys(byPath)).not.toContain("newpkg/debug.log");
   });
 
+  it("files alone (no new folder) are staged by update-index, to the same tree", async () => {
+    const dir = repo();
+    writeFileSync(join(dir, "src", "deep", "er", "b.ts"), "b changed\n");
+    unlinkSync(join(dir, "gone.txt"));
+    writeFileSync(join(dir, "src", "new file [1].ts"), "new\n");
+    writeFileSync(join(dir, "tracked.log"), "changed\n");
+    writeFileSync(join(dir, "untracked.log"), "ignored\n");
+    symlinkSync("a.ts", join(dir, "src", "link"));
+    const changes = await workingTreeChanges(dir);
+    expect(changes.paths.some((p) => p.endsWith("/"))).toBe(false);
+    const expected = fullAddTree(dir);
+    const snap = await snapshotIteration(dir, "loop", 1);
+    expect(sh(dir, ["rev-parse", `${snap.sha}^{tree}`])).toBe(expected);
+    expect(snap.files.map((f) => f.path).sort()).toEqual(
+      ["gone.txt", "src/deep/er/b.ts", "src/link", "src/new file [1].ts", "tracked.log"].sort(),
+    );
+  });
+
   it("an unchanged tree is HEAD itself, and the work alongside is not started", async () => {
     const dir = repo();
     let called = false;

@@ -3,8 +3,8 @@
  * branch, with its diffstat. It costs what changed, not the size of the
  * repository: one `git status` (with the untracked cache, which git keeps in
  * the index, so unchanged folders are not read again) finds the changed
- * paths; only those are staged (`git add` of just them, not a walk of the
- * tree); the index is written as a tree (its cache-tree makes that cheap);
+ * paths; only those are staged (`update-index` of just them, not a walk of
+ * the tree); the index is written as a tree (its cache-tree makes that cheap);
  * and the diffs, which depend on the tree alone, run while the commit is
  * being made. What is committed is what `git add --all` would commit: a
  * state the targeted add does not know (an unmerged path) falls back to it.
@@ -82,16 +82,27 @@ export async function workingTreeChanges(dir: string): Promise<TreeChanges> {
   return { head, clean, paths, needsFullAdd };
 }
 
-/** Stages what changed: just `paths` (literal, NUL-separated on stdin), or everything when asked to or when that fails. */
+/**
+ * Stages what changed. Files alone: `update-index` of just those (no walk of
+ * the tree, no ignore rules needed: status already left ignored files out).
+ * A new folder (status names it, not its files): `git add` of the paths,
+ * which expands it by the ignore rules. Anything else, or a failure (a path
+ * that changed again meanwhile): `git add --all`, as before.
+ */
 async function stage(dir: string, changes: TreeChanges): Promise<void> {
   if (!changes.needsFullAdd && changes.paths.length > 0) {
+    const folders = changes.paths.some((p) => p.endsWith("/"));
     try {
-      await git(dir, ["--literal-pathspecs", "add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-        input: changes.paths.join("\0"),
-      });
+      await git(
+        dir,
+        folders
+          ? ["--literal-pathspecs", "add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"]
+          : ["update-index", "--add", "--remove", "-z", "--stdin"],
+        { input: changes.paths.map((p) => `${p}\0`).join("") },
+      );
       return;
     } catch {
-      // A path that changed again meanwhile (gone, or now ignored): a full add stages whatever is there now.
+      // fall through to the full add
     }
   }
   await git(dir, ["add", "--all", "--", "."]);
