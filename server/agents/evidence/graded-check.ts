@@ -111,7 +111,9 @@ export function createGradedCheckScorer(config: CommandCheckScorerConfig, deps: 
         ...grade.lines,
         ...(tampered ? [{ ok: false, text: `tampering: ${graded.tampering.map((t) => t.what).join(", ")}` }] : []),
       ];
+      const tamperedIterations = tampered ? await evidence.noteTampering(ctx.loopId, ctx.iteration) : 0;
       const grading: TestGrading = {
+        ...(tampered ? { tamperedIterations } : {}),
         sha: graded.sha,
         lines,
         tampering: graded.tampering,

@@ -21,6 +21,8 @@ export interface EvidenceRecord {
   baselineSha: string;
   protection: ProtectedEntry[];
   baselines: Record<string, BaselineInventory>;
+  /** Iterations whose grading found tampering (repeated tampering raises an alert). */
+  tamperedIterations?: number[];
 }
 
 export interface Tampering {
@@ -59,6 +61,8 @@ export interface LoopEvidence {
   baselineTree(loopId: string, key: string, heldOut?: string): Promise<string>;
   baseline(loopId: string, key: string): Promise<BaselineInventory | null>;
   saveBaseline(loopId: string, key: string, inventory: BaselineInventory): Promise<void>;
+  /** Records that `iteration` tampered; returns how many iterations have. */
+  noteTampering(loopId: string, iteration: number): Promise<number>;
   /** Runs `fn` alone among this loop's git work (checks score in parallel; git takes one index lock). */
   exclusive<T>(loopId: string, fn: () => Promise<T>): Promise<T>;
 }
@@ -127,6 +131,17 @@ export function loopEvidence(opts: {
 
   return {
     exclusive: serial,
+    noteTampering: (loopId, iteration) =>
+      serial(loopId, async () => {
+        const rec = await record(loopId);
+        const seen = new Set(rec.tamperedIterations ?? []);
+        if (!seen.has(iteration)) {
+          seen.add(iteration);
+          rec.tamperedIterations = [...seen].sort((a, b) => a - b).slice(-100);
+          write(loopId, rec);
+        }
+        return seen.size;
+      }),
     protection: async (loopId) => (await record(loopId)).protection,
     async baselineTree(loopId, key, heldOut) {
       const rec = await record(loopId);
