@@ -47,6 +47,9 @@ export function alertKindOf(event: { type: string; payload?: unknown }): AlertKi
     case "limit_needs_attention":
     case "attention_needed":
       return "attention";
+    // Repeated tampering: an operator should look (the first is only restored and recorded).
+    case "evidence_tampered":
+      return typeof p.repeated === "number" && p.repeated >= 2 ? "attention" : null;
     case "intervention":
       return p.level === "escalate" || p.level === "terminate" ? "attention" : null;
     case "health_changed":

@@ -128,6 +128,14 @@ export const commandCheckScorerSchema = z
         "Test runner (auto: detect it from the command and the project and ask it for a report file; none: read the output as it is)",
       ),
     reportFile: relativePath.optional().describe("Read the report from this file instead of stdout (e.g. junit.xml)"),
+    heldOut: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, "a folder or .patch file name under the server's held-out folder")
+      .optional()
+      .describe(
+        "Held-out tests: a folder (copied over the tree) or a .patch file (applied) in RALPH_DATA_DIR/held-out, brought in only for grading and never visible to the agent; missing at grading time fails the check",
+      ),
     ...processFields,
     timeoutSeconds: z.number().min(0).default(600).describe("Kill the check after (seconds, 0 = never)"),
   })

@@ -170,6 +170,8 @@ export interface TestGrading {
   notGraded: string[];
   /** Per-test grading, or exit-code grading (no per-test inventory). */
   mode: "per-test" | "exit-code";
+  /** How many of the loop's iterations so far were caught tampering (this one included), when this one was. */
+  tamperedIterations?: number;
 }
 
 export interface ScoreResult {

@@ -133,6 +133,7 @@ export function loopEvidenceFor(config: unknown, git: ReturnType<typeof gitWorks
   return loopEvidence({
     git,
     worktreesDir: resolve(getEnv().RALPH_DATA_DIR, "worktrees"),
+    heldOutRoot: resolve(getEnv().RALPH_DATA_DIR, "held-out"),
     settings: {
       checks: commandChecksOf(c),
       operator: settings.protectedPaths,

@@ -147,17 +147,29 @@ export function transcriptColumn(meta: Record<string, unknown> | null): { transc
  */
 export function tamperEventRows(loopId: string, record: IterationRecord | undefined): NewLoopEvent[] {
   const tampered = record?.meta?.evidenceTampered as { files?: string[]; policy?: string } | undefined;
-  if (!record || !tampered?.files?.length) return [];
-  const files = tampered.files;
-  const what = tampered.policy === "fail" ? "counted as failed evidence" : "restored to the baseline";
+  // What the graders found on the clean tree (files, hooks, .git, refs, code reading the test run).
+  const graded = Object.values(record?.tests ?? {}).flatMap((t) => (t.grading ? [t.grading] : []));
+  const found = [...new Map(graded.flatMap((g) => g.tampering).map((t) => [`${t.what}|${t.how}`, t])).values()];
+  if (!record || (!tampered?.files?.length && found.length === 0)) return [];
+  const files = [...new Set([...(tampered?.files ?? []), ...found.map((t) => t.what)])];
+  const what =
+    tampered?.policy === "fail" ? "counted as failed evidence" : "restored to the baseline; graded on the clean tree";
+  const count = Math.max(0, ...graded.map((g) => g.tamperedIterations ?? 0));
   return [
     {
       loopId,
       type: "evidence_tampered",
       actor: `agent ${record.agentId}`,
       actorId: null,
-      reason: `iteration ${record.number} changed protected files (${files.join(", ")}); ${what}`,
-      payload: { iteration: record.number, files, policy: tampered.policy ?? "restore" },
+      reason: `iteration ${record.number} tampered with the evidence (${files.join(", ")}); ${what}`,
+      payload: {
+        iteration: record.number,
+        files,
+        policy: tampered?.policy ?? "restore",
+        ...(found.length > 0 ? { tampering: found.slice(0, 20) } : {}),
+        // The second iteration caught tampering raises the needs-attention alert.
+        ...(count >= 2 ? { repeated: count } : {}),
+      },
     },
   ];
 }

@@ -10,6 +10,7 @@ import type { ScoreResult, ScorerPort, TestEvidence, TestGrading } from "../../e
 import { runCommandCheck, type CheckRunFacts } from "../command-check.scorer";
 import type { AgentDeps } from "../deps";
 import type { CommandCheckScorerConfig } from "../scorer.schema";
+import { HeldOutMissingError } from "./held-out";
 import { baselineProblem, gradeAgainstBaseline, type BaselineInventory } from "./inventory-grade";
 
 /** The check's HOME: a loop's own, apart from the agent's. */
@@ -58,7 +59,7 @@ export async function baselineInventory(
   const evidence = deps.evidence!;
   const known = await evidence.baseline(loopId, config.name);
   if (known) return known;
-  const dir = await evidence.baselineTree(loopId, config.name);
+  const dir = await evidence.baselineTree(loopId, config.name, config.heldOut);
   const { result, facts } = await runIn(config, deps, loopId, dir, 0, signal);
   const counts = countsOf(result);
   const unusable = baselineProblem(counts, facts.timedOut, facts.complete);
@@ -80,12 +81,27 @@ export function createGradedCheckScorer(config: CommandCheckScorerConfig, deps: 
       const entries = await evidence.protection(ctx.loopId);
       // The agent's own workspace gets the protected files back too (restore policy), so the
       // next agent starts from the real tests; grading does not depend on it.
-      await deps.git!.protectEvidence(
-        ctx.loopId,
-        entries.map((e) => e.glob),
+      await evidence.exclusive(ctx.loopId, () =>
+        deps.git!.protectEvidence(
+          ctx.loopId,
+          entries.map((e) => e.glob),
+        ),
       );
-      const baseline = await baselineInventory(config, deps, ctx.loopId, ctx.signal);
-      const graded = await evidence.grade(ctx.loopId, config.name);
+      let baseline: BaselineInventory;
+      let graded: Awaited<ReturnType<typeof evidence.grade>>;
+      try {
+        baseline = await baselineInventory(config, deps, ctx.loopId, ctx.signal);
+        graded = await evidence.grade(ctx.loopId, config.name, config.heldOut);
+      } catch (error) {
+        if (!(error instanceof HeldOutMissingError)) throw error;
+        const lines = [{ ok: false, text: error.message }];
+        const tests: TestEvidence = {
+          ...{ passed: 0, failed: 0, skipped: 0, errored: 0, failures: [], moreFailures: 0, format: "exit-code" },
+          ...{ runner: null, counted: false, exitCode: null, warnings: [error.message] },
+          grading: { sha: "", lines, tampering: [], notGraded: [], mode: "exit-code" },
+        };
+        return { score: 0, reason: `held-out: ${error.message}`, tests };
+      }
       const { result, facts } = await runIn(config, deps, ctx.loopId, graded.dir, ctx.iteration, ctx.signal);
       const grade = baseline.unusable
         ? { lines: [{ ok: false, text: `baseline unusable: ${baseline.unusable}` }], ok: false, shrank: true }
@@ -95,7 +111,9 @@ export function createGradedCheckScorer(config: CommandCheckScorerConfig, deps: 
         ...grade.lines,
         ...(tampered ? [{ ok: false, text: `tampering: ${graded.tampering.map((t) => t.what).join(", ")}` }] : []),
       ];
+      const tamperedIterations = tampered ? await evidence.noteTampering(ctx.loopId, ctx.iteration) : 0;
       const grading: TestGrading = {
+        ...(tampered ? { tamperedIterations } : {}),
         sha: graded.sha,
         lines,
         tampering: graded.tampering,
@@ -117,7 +135,8 @@ export function createGradedCheckScorer(config: CommandCheckScorerConfig, deps: 
       return {
         ...result,
         score,
-        reason: `${tampered ? "evidence_tampered: " : ""}${verdictText} — ${result.reason ?? ""}`.trim(),
+        reason:
+          `${tampered ? "evidence_tampered: " : ""}${config.heldOut ? "held-out: " : ""}${verdictText} — ${result.reason ?? ""}`.trim(),
         ...(tests ? { tests } : {}),
       };
     },

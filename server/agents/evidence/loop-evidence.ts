@@ -12,6 +12,7 @@ import { git } from "../git/git-cli";
 import { baselineRef, shortLoopId } from "../git/git-workspace";
 import type { LoopGitWorkspace } from "../git/loop-workspace";
 import { gradingTree } from "./grading-tree";
+import { applyHeldOut } from "./held-out";
 import type { BaselineInventory } from "./inventory-grade";
 import { derivedProtection, protectedEntries, type CheckCommand, type ProtectedEntry } from "./protected-set";
 import { testRunMarkers } from "./test-markers";
@@ -20,6 +21,8 @@ export interface EvidenceRecord {
   baselineSha: string;
   protection: ProtectedEntry[];
   baselines: Record<string, BaselineInventory>;
+  /** Iterations whose grading found tampering (repeated tampering raises an alert). */
+  tamperedIterations?: number[];
 }
 
 export interface Tampering {
@@ -52,12 +55,16 @@ export interface EvidenceSettings {
 
 export interface LoopEvidence {
   protection(loopId: string): Promise<ProtectedEntry[]>;
-  /** The clean tree of the iteration's snapshot for check `key`, and what the agent tampered with. */
-  grade(loopId: string, key: string): Promise<GradingContext>;
-  /** The tree of the base commit as it is (the baseline run). */
-  baselineTree(loopId: string, key: string): Promise<string>;
+  /** The clean tree of the iteration's snapshot for check `key` (held-out files added), and what the agent tampered with. */
+  grade(loopId: string, key: string, heldOut?: string): Promise<GradingContext>;
+  /** The tree of the base commit as it is, held-out files added (the baseline run). */
+  baselineTree(loopId: string, key: string, heldOut?: string): Promise<string>;
   baseline(loopId: string, key: string): Promise<BaselineInventory | null>;
   saveBaseline(loopId: string, key: string, inventory: BaselineInventory): Promise<void>;
+  /** Records that `iteration` tampered; returns how many iterations have. */
+  noteTampering(loopId: string, iteration: number): Promise<number>;
+  /** Runs `fn` alone among this loop's git work (checks score in parallel; git takes one index lock). */
+  exclusive<T>(loopId: string, fn: () => Promise<T>): Promise<T>;
 }
 
 const slug = (key: string) => key.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60) || "check";
@@ -66,11 +73,23 @@ export function loopEvidence(opts: {
   git: LoopGitWorkspace;
   worktreesDir: string;
   settings: EvidenceSettings;
+  /** Where held-out checks' files live (RALPH_DATA_DIR/held-out). */
+  heldOutRoot?: string;
 }): LoopEvidence {
   const recordPath = (loopId: string) => resolve(opts.worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`);
   const treeDir = (loopId: string, key: string) =>
     resolve(opts.worktreesDir, ".grading", shortLoopId(loopId), slug(key));
   const records = new Map<string, Promise<EvidenceRecord>>();
+  // Checks score in parallel; their trees share one repository's worktree list and index locks.
+  const queues = new Map<string, Promise<unknown>>();
+  const serial = <T>(loopId: string, fn: () => Promise<T>): Promise<T> => {
+    const next = (queues.get(loopId) ?? Promise.resolve()).then(fn, fn);
+    queues.set(
+      loopId,
+      next.catch(() => undefined),
+    );
+    return next;
+  };
 
   const write = (loopId: string, record: EvidenceRecord) => {
     const path = recordPath(loopId);
@@ -111,12 +130,27 @@ export function loopEvidence(opts: {
   };
 
   return {
+    exclusive: serial,
+    noteTampering: (loopId, iteration) =>
+      serial(loopId, async () => {
+        const rec = await record(loopId);
+        const seen = new Set(rec.tamperedIterations ?? []);
+        if (!seen.has(iteration)) {
+          seen.add(iteration);
+          rec.tamperedIterations = [...seen].sort((a, b) => a - b).slice(-100);
+          write(loopId, rec);
+        }
+        return seen.size;
+      }),
     protection: async (loopId) => (await record(loopId)).protection,
-    async baselineTree(loopId, key) {
+    async baselineTree(loopId, key, heldOut) {
       const rec = await record(loopId);
       const ws = await opts.git.prepared(loopId);
       const dir = treeDir(loopId, key);
-      await gradingTree({ repoDir: ws.dir, dir, sha: rec.baselineSha, baselineSha: rec.baselineSha, entries: [] });
+      await serial(loopId, () =>
+        gradingTree({ repoDir: ws.dir, dir, sha: rec.baselineSha, baselineSha: rec.baselineSha, entries: [] }),
+      );
+      if (heldOut) await applyHeldOut(dir, opts.heldOutRoot, heldOut);
       return dir;
     },
     baseline: async (loopId, key) => (await record(loopId)).baselines[key] ?? null,
@@ -125,7 +159,7 @@ export function loopEvidence(opts: {
       rec.baselines[key] = inventory;
       write(loopId, rec);
     },
-    async grade(loopId, key) {
+    async grade(loopId, key, heldOut) {
       const rec = await record(loopId);
       const ws = await opts.git.prepared(loopId);
       const base = rec.baselineSha;
@@ -146,7 +180,9 @@ export function loopEvidence(opts: {
       if (!descends)
         tampering.push({ what: "history", how: `the graded commit does not descend from the base ${base}` });
       const entries = rec.protection;
-      const tree = await gradingTree({ repoDir: ws.dir, dir: treeDir(loopId, key), sha, baselineSha: base, entries });
+      const tree = await serial(loopId, () =>
+        gradingTree({ repoDir: ws.dir, dir: treeDir(loopId, key), sha, baselineSha: base, entries }),
+      );
       for (const file of tree.restored)
         tampering.push({
           what: file,
@@ -155,6 +191,7 @@ export function loopEvidence(opts: {
       const hooks = new Set(tree.hooks);
       for (const file of tree.removed.filter((f) => hooks.has(f)))
         tampering.push({ what: file, how: "runner configuration or hook added; removed for grading" });
+      if (heldOut) await applyHeldOut(tree.dir, opts.heldOutRoot, heldOut);
       const globs = entries.map((e) => e.glob);
       for (const hit of await testRunMarkers(ws.dir, base, sha, globs))
         tampering.push({ what: hit.file, how: `code reads the test run's environment (${hit.marker}): ${hit.line}` });

@@ -1,0 +1,114 @@
+// Graded evidence through the stored-loop path (the app's ports: git workspace and loop evidence from the
+// stored config), on SQLite and PostgreSQL, with DEFAULT evidence settings: an agent that edits the test
+// the check runs never completes; each iteration's stored scores carry the verdict lines and name the
+// file; the audit log has an evidence_tampered event per iteration, the second raising the
+// needs-attention alert. An honest agent completes with the verdict lines stored.
+import { join } from "node:path";
+import { afterAll, afterEach, expect, it, vi } from "vitest";
+import { alertKindOf } from "../alert-kinds";
+import { describeEachProvider } from "../../test/db-providers";
+import { asOperator, createHarness, type Harness } from "../../test/runtime-harness";
+import { writeProject } from "../agents/fixtures/graded-loop";
+import { tempRoot } from "../agents/fixtures/harness";
+import { createPorts } from "../agents/registry";
+import { envSecretResolver } from "../agents/secret-resolver";
+import { createLoop } from "./loop-create.service";
+import { gitWorkspaceFor, loopEvidenceFor } from "./ports-factory";
+
+const tmp = tempRoot("ralph-graded-db-");
+vi.stubEnv("RALPH_DATA_DIR", join(tmp.root, "data"));
+afterAll(() => tmp.cleanup());
+
+const PROJECT = {
+  "package.json": JSON.stringify({ name: "p", private: true, scripts: { test: "node --test" } }),
+  "src/math.js": "exports.add = (a, b) => a - b;\nexports.mul = (a, b) => a * b;\n",
+  "test/math.test.js": `const test = require("node:test");\nconst assert = require("node:assert");\nconst { add, mul } = require("../src/math.js");\ntest("add adds", () => assert.strictEqual(add(2, 3), 5));\ntest("mul multiplies", () => assert.strictEqual(mul(2, 3), 6));\n`,
+};
+const CHEAT = `sed -i 's/assert.strictEqual(add(2, 3), 5)/assert.ok(true)/' test/math.test.js\n`;
+const FIX = `sed -i 's/a - b/a + b/' src/math.js\n`;
+
+/** Ports as the app builds them for a stored loop, sandbox off. */
+function portsFor(config: unknown, loopId: string) {
+  const git = gitWorkspaceFor(config);
+  const c = config as { agent: unknown; scorers: unknown[] };
+  return createPorts(
+    { agent: c.agent, scorers: c.scorers },
+    {
+      workspaceDir: (id) => git.dir(id),
+      git,
+      evidence: loopEvidenceFor(config, git),
+      secrets: envSecretResolver,
+      isolation: { mode: "off", hidden: [], homeRoot: join(tmp.root, "homes"), allowHosts: [] },
+    },
+    loopId,
+  );
+}
+
+type StoredScore = {
+  score: number;
+  reason: string | null;
+  tests?: { grading?: { lines: { text: string }[]; tampering: { what: string }[] } };
+};
+
+describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
+  let h: Harness | undefined;
+  afterEach(async () => h?.stop());
+
+  async function run(name: string, agent: string) {
+    const repo = writeProject(join(tmp.root, `${name}-${kind}`), {
+      ...PROJECT,
+      "agent.sh": `#!/usr/bin/env bash\n${agent}echo "<promise>COMPLETE</promise>"\n`,
+    });
+    h = createHarness(db(), {});
+    h.runtime.ports = (loop: { id: string; config: unknown }) => portsFor(loop.config, loop.id);
+    const { id } = await createLoop(
+      h.services,
+      {
+        goal: "Make the tests pass",
+        agentKind: "command",
+        definition: {
+          workspace: repo,
+          agent: { kind: "command", argv: ["./agent.sh"], timeoutSeconds: 30 },
+          scorers: [{ kind: "command-check", name: "tests", argv: ["npm", "test"] }],
+        },
+        engineConfig: { stop: { maxIterations: 2, scoreThreshold: 1 }, completion: { evidence: ["score"] } },
+        start: true,
+      },
+      asOperator(),
+    );
+    await h.dispatcher.idle();
+    const rows = await db().prisma.iteration.findMany({ where: { loopId: id }, orderBy: { number: "asc" } });
+    const loop = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
+    return { id, rows, loop, scores: rows.map((r) => (r.scores as unknown as Record<string, StoredScore>).tests!) };
+  }
+
+  it("an agent that edits the test the check runs never completes; the tampering is stored, audited and alerted", async () => {
+    const { id, rows, loop, scores } = await run("cheat", CHEAT);
+    expect(rows).toHaveLength(2);
+    expect(loop.status).not.toBe("completed");
+    for (const s of scores) {
+      expect(s.score).toBe(0);
+      expect(s.tests?.grading?.tampering.map((t) => t.what)).toEqual(["test/math.test.js"]);
+      expect(s.tests?.grading?.lines[0]?.text).toBe("0 of 1 targets pass (not yet: add adds)");
+    }
+    const events = await db().prisma.loopEvent.findMany({
+      where: { loopId: id, type: "evidence_tampered" },
+      orderBy: { id: "asc" },
+    });
+    expect(events).toHaveLength(2);
+    expect(events[0]!.reason).toContain("test/math.test.js");
+    expect(events.map((e) => alertKindOf({ type: e.type, payload: e.payload }))).toEqual([null, "attention"]);
+  }, 120_000);
+
+  it("an honest agent completes, with the verdict lines stored on its iteration", async () => {
+    const { rows, loop, scores } = await run("honest", FIX);
+    expect(loop.status).toBe("completed");
+    expect(rows).toHaveLength(1);
+    expect(scores[0]!.tests?.grading?.lines.map((l) => l.text)).toEqual([
+      "1 of 1 targets pass",
+      "1 of 1 kept",
+      "2 ran, baseline 2",
+      "0 skipped, baseline 0",
+    ]);
+  }, 120_000);
+});
