@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headerForecast, iterationCount } from "./header-forecast";
+import { budgetThrottleText, headerForecast, iterationCount } from "./header-forecast";
 
 const forecast = {
   projectedCostToFinish: 0.4,
@@ -41,5 +41,31 @@ describe("header forecast", () => {
   it("counts iterations as the limit does: one stopped by a usage limit is named, not counted (issue 31: '7 / 6')", () => {
     expect(iterationCount(7, 6, 1)).toEqual({ value: "6 / 6", note: "+1 stopped by a usage limit, not counted" });
     expect(iterationCount(4, 6, 0)).toEqual({ value: "4 / 6", note: null });
+  });
+
+  it("a loop throttled by its budget says so, not an ETA from the last iterations' pace (issue 31: '≈ 38 ms')", () => {
+    const f = headerForecast({ ...base, etaMs: 38, status: "waiting", throttled: true });
+    expect(f.eta).toBe("throttled by budget");
+    expect(f.etaHint).toBe("each iteration waits first");
+  });
+
+  it("says why a throttled loop waits, the limit and what to do", () => {
+    const facts = {
+      usedFraction: 0.82,
+      costUsd: 0.82,
+      maxCostUsd: 1,
+      tokens: 0,
+      maxTokens: 0,
+      throttleAt: 0.8,
+      denyAt: 1,
+    };
+    expect(budgetThrottleText(facts)).toEqual({
+      title: "Throttled by budget: 82% used ($0.82 of the $1.00 budget)",
+      detail:
+        "From 80% of the budget every iteration waits before it starts, longer each time; at 100% the loop stops.",
+      action: "To go on at full pace, raise the budget with Edit limits; to stop here, Terminate.",
+    });
+    const tokens = { ...facts, maxCostUsd: 0, tokens: 8_200, maxTokens: 10_000 };
+    expect(budgetThrottleText(tokens).title).toBe("Throttled by budget: 82% used (8,200 of 10,000 budgeted tokens)");
   });
 });

@@ -15,6 +15,8 @@ export const WAITING_ON: Record<string, string> = {
 
 export interface HeaderForecastInput {
   status: string;
+  /** The loop waits because its budget throttles it: no pace to forecast from. */
+  throttled?: boolean;
   ended: boolean;
   etaMs: number | null;
   remaining: number;
@@ -33,10 +35,25 @@ export interface HeaderForecast {
   costHint?: string;
 }
 
-export function headerForecast({ status, ended, etaMs, remaining, forecast }: HeaderForecastInput): HeaderForecast {
+export function headerForecast({
+  status,
+  throttled,
+  ended,
+  etaMs,
+  remaining,
+  forecast,
+}: HeaderForecastInput): HeaderForecast {
   if (ended) return { eta: "finished", cost: "—" };
   const waiting = WAITING_ON[status];
   if (waiting) return { eta: waiting, cost: waiting };
+  // The recent iterations' pace ("≈ 38 ms") says nothing while each one waits for the budget first.
+  if (throttled)
+    return {
+      eta: "throttled by budget",
+      etaHint: "each iteration waits first",
+      cost: forecast ? `≈ ${formatUsd(forecast.projectedCostToFinish)}` : "—",
+      costHint: "stops at the budget",
+    };
   return {
     eta: etaMs == null ? "—" : `≈ ${formatDuration(etaMs)}`,
     etaHint: `${remaining} iteration${remaining === 1 ? "" : "s"} at most`,
@@ -63,5 +80,33 @@ export function iterationCount(
   return {
     value: `${counted} / ${max}`,
     note: limited > 0 ? `+${limited} stopped by a usage limit, not counted` : null,
+  };
+}
+
+export interface BudgetThrottleFacts {
+  usedFraction: number;
+  costUsd: number;
+  maxCostUsd: number;
+  tokens: number;
+  maxTokens: number;
+  throttleAt: number;
+  denyAt: number;
+}
+
+const pct = (f: number) => `${Math.round(f * 100)}%`;
+
+/**
+ * Throttled by budget, in words: why the loop waits, against which limit,
+ * and what the operator can do (it read a bare "waiting").
+ */
+export function budgetThrottleText(t: BudgetThrottleFacts): { title: string; detail: string; action: string } {
+  const used =
+    t.maxCostUsd > 0
+      ? `${formatUsd(t.costUsd)} of the ${formatUsd(t.maxCostUsd)} budget`
+      : `${t.tokens.toLocaleString("en-US")} of ${t.maxTokens.toLocaleString("en-US")} budgeted tokens`;
+  return {
+    title: `Throttled by budget: ${pct(t.usedFraction)} used (${used})`,
+    detail: `From ${pct(t.throttleAt)} of the budget every iteration waits before it starts, longer each time; at ${pct(t.denyAt)} the loop stops.`,
+    action: "To go on at full pace, raise the budget with Edit limits; to stop here, Terminate.",
   };
 }

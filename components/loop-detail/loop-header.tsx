@@ -22,14 +22,17 @@ import {
   stopTypeLabel,
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
-import { headerForecast, iterationCount } from "./header-forecast";
+import { budgetThrottleText, headerForecast, iterationCount } from "./header-forecast";
 import { AlarmBadges } from "@/components/loops/loop-cells";
 import { NO_EVIDENCE_LABEL } from "@/components/report/report-model";
 
 /** `displayStatus` may run ahead of the server: "interrupting…" shows from the click, not from the next refetch. */
 export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; displayStatus: string }) {
   const { loop, report, forecast, config } = detail;
-  const status = statusDisplay(displayStatus);
+  // Waiting because the budget throttles it is a state of its own, said with its reason.
+  const throttle = displayStatus === "waiting" ? detail.budgetThrottle : null;
+  const status = throttle ? { label: "throttled by budget", tone: "warn" as const } : statusDisplay(displayStatus);
+  const throttleText = throttle ? budgetThrottleText(throttle) : null;
   const ended = loop.isTerminal;
   // A loop that has not started has no elapsed time (a fork's snapshot still carries its parent's clock).
   const started = loop.startedAt ? new Date(loop.startedAt).getTime() : null;
@@ -42,7 +45,14 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
   const stop = stopTypeLabel(loop.stopType);
   // A loop that waits on a person has no ETA or cost to finish: it moves when they do.
   const count = iterationCount(loop.iteration, loop.maxIterations, detail.limitedIterations);
-  const forecastText = headerForecast({ status: loop.status, ended, etaMs: eta, remaining, forecast });
+  const forecastText = headerForecast({
+    status: loop.status,
+    throttled: !!throttle,
+    ended,
+    etaMs: eta,
+    remaining,
+    forecast,
+  });
 
   return (
     <header className="space-y-4">
@@ -88,6 +98,19 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           )}
         </div>
       </div>
+      {throttle && throttleText && (
+        <div
+          role="status"
+          data-testid="budget-throttle"
+          className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <p className="font-medium">{throttleText.title}</p>
+          <p>
+            {throttleText.detail} Next iteration at <LocalTime date={new Date(throttle.untilMs)} mode="time" />.
+          </p>
+          <p>{throttleText.action}</p>
+        </div>
+      )}
       {detail.alarms.length > 0 && (
         <div data-testid="header-alarms" aria-label="Alarms">
           <AlarmBadges alarms={detail.alarms} />

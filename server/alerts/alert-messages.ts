@@ -73,6 +73,16 @@ function titleFor(kind: AlertKind, loopName: string, event: AlertEvent, approval
     }
     case "budget":
       if (p.alarm === "spend_rate") return `${loopName}: spend rate (${String(p.detail ?? "")})`;
+      if (p.action === "THROTTLE") {
+        const spent =
+          typeof p.costUsd === "number" && typeof p.maxCostUsd === "number" && p.maxCostUsd > 0
+            ? ` (${usd(p.costUsd)} of ${usd(p.maxCostUsd)})`
+            : "";
+        return (
+          `${loopName} is throttled by its budget: ${pct(p.usedFraction)} used${spent}; each iteration now waits ` +
+          `first, and the loop stops at the budget. Raise the budget (Edit limits) to go on at full pace`
+        );
+      }
       return `${loopName} crossed its budget threshold: ${pct(p.usedFraction)} used (${String(p.action ?? "alert")})`;
     case "loop_ended":
       return `${loopName} ${String(p.status ?? "ended")} (${String(p.stopType ?? "")})`;

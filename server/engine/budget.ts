@@ -241,11 +241,20 @@ export function checkBudget(ledger: BudgetLedger, config: BudgetConfig): BudgetC
   if (used < config.throttleAt) {
     return { action: "ALLOW", usedFraction: used, delayMs: 0, reason: `${percent(used)} of budget used` };
   }
+  const delayMs = throttleDelay(ledger.throttles, config);
+  const t = ledger.totals;
+  // With the numbers: "throttling" alone left operators reading a bare "waiting".
+  const spent =
+    config.maxCostUsd > 0
+      ? `${usd(t.costUsd)} of ${usd(config.maxCostUsd)}`
+      : `${t.tokens} of ${config.maxTokens} tokens`;
   return {
     action: "THROTTLE",
     usedFraction: used,
-    delayMs: throttleDelay(ledger.throttles, config),
-    reason: `${percent(used)} of budget used: throttling`,
+    delayMs,
+    reason:
+      `${percent(used)} of budget used (${spent}): throttled from ${percent(config.throttleAt)}, ` +
+      `the next iteration waits ${delayMs < 1000 ? `${delayMs} ms` : `${Math.round(delayMs / 1000)} s`}`,
   };
 }
 

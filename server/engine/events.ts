@@ -62,7 +62,14 @@ export type EngineEventBody =
       byDefault: boolean;
     }
   | { type: "throttled"; delayMs: number; usedFraction: number }
-  | { type: "budget_alert"; action: BudgetAction; usedFraction: number }
+  | {
+      type: "budget_alert";
+      action: BudgetAction;
+      usedFraction: number;
+      /** Spend and cost budget when the alert was raised (enforce mode's throttle alert says them). */
+      costUsd?: number;
+      maxCostUsd?: number;
+    }
   | { type: "control_applied"; requestId: string; command: ControlKind }
   | { type: "control_rejected"; requestId: string; command: ControlKind }
   | { type: "limits_updated"; patch: unknown }

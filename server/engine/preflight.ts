@@ -124,6 +124,14 @@ export function preflight(
     const until = next.ledger.throttledUntil;
     if (until === null) {
       const untilMs = now + budget.delayMs;
+      // Crossing the throttle threshold is an alert in enforce mode too, once per crossing
+      // (throttles count up while it holds and go back to 0 when the budget allows again).
+      if (next.ledger.throttles === 0) {
+        const { costUsd } = next.ledger.totals;
+        const { maxCostUsd } = next.config.budget;
+        const alert = { type: "budget_alert" as const, action: budget.action, usedFraction: budget.usedFraction };
+        events.push(stamp(next, now, ENGINE, budget.reason, { ...alert, costUsd, maxCostUsd }));
+      }
       const body = { type: "throttled" as const, delayMs: budget.delayMs, usedFraction: budget.usedFraction };
       events.push(stamp(next, now, ENGINE, budget.reason, body));
       next = { ...next, ledger: { ...next.ledger, throttles: next.ledger.throttles + 1, throttledUntil: untilMs } };

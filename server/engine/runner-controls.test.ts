@@ -221,6 +221,13 @@ describe("budget actions in the loop", () => {
     expect(result.report.costUsd).toBeCloseTo(0.9);
     const delays = sink.events.flatMap((e) => (e.type === "throttled" ? [e.delayMs] : []));
     expect(delays).toEqual([1000]);
+    // Enforce mode alerts too, once, with the numbers (issue 31: no budget alert was sent).
+    const alerts = sink.events.filter((e) => e.type === "budget_alert");
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ action: "THROTTLE", usedFraction: 0.6, costUsd: 0.6, maxCostUsd: 1 });
+    expect(alerts[0]!.reason).toBe(
+      "60.0% of budget used ($0.60 of $1.00): throttled from 50.0%, the next iteration waits 1 s",
+    );
     expect(clock.sleeps).toEqual(expect.arrayContaining([1000]));
   });
 

@@ -21,6 +21,7 @@ import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
 import { getEnv } from "../env";
 import { currentAlarms } from "./loop-alarms.service";
 import { forkLineage, type ForkAncestor } from "./fork-lineage";
+import { budgetThrottleOf } from "./budget-throttle";
 
 /** Events drawn on the charts; everything else is only in the audit log. */
 export const MARKER_EVENT_TYPES = [
@@ -81,6 +82,8 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
     forecast,
     /** Iterations a provider's usage limit stopped: they do not count against maxIterations. */
     limitedIterations: snapshot?.usageLimit?.limitedIterations ?? 0,
+    /** The loop waits because its budget throttles it (enforce mode, from throttleAt): the facts, else null. */
+    budgetThrottle: budgetThrottleOf(loop.status, snapshot),
     pendingGate: snapshot?.gate ?? null,
     /** The agent's question the loop waits on (needs_attention), with the policy that made it wait. */
     pendingQuestion: snapshot?.attention ?? null,

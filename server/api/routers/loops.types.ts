@@ -91,6 +91,18 @@ export const loopDetailOutput = z.object({
   report: z.custom<Detail["report"]>(),
   forecast: z.custom<Detail["forecast"]>(),
   limitedIterations: z.number(),
+  budgetThrottle: z
+    .object({
+      usedFraction: z.number(),
+      costUsd: z.number(),
+      maxCostUsd: z.number(),
+      tokens: z.number(),
+      maxTokens: z.number(),
+      throttleAt: z.number(),
+      denyAt: z.number(),
+      untilMs: z.number(),
+    })
+    .nullable(),
   pendingGate: z.custom<Detail["pendingGate"]>(),
   pendingQuestion: z.object({ question: z.string(), iteration: z.number(), askedAt: z.number() }).nullable(),
   pendingControls: z.array(
