@@ -15,6 +15,7 @@ import type { CommandPreset, ProcessFields } from "./command.schema";
 import { envNameMessage, envNameProblem, type EnvUse } from "./env-policy";
 import type { ModelRef } from "./llm.schema";
 import type { ReflectorConfig } from "./reflector.schema";
+import { isThisMachine, sandboxHostProblem } from "./sandbox/loopback-hosts";
 import { networkHosts } from "./sandbox/network-presets";
 import { physicalPath, workspaceOverlap } from "./sandbox/workspace-guard";
 import type { ScorerConfig } from "./scorer.schema";
@@ -152,16 +153,27 @@ export async function agentPolicyViolations(input: PolicyInput, ctx: PolicyConte
         message: `${path}.sandbox: only an admin can turn the sandbox off`,
       });
     }
-    config.network.hosts.forEach((h, i) => {
+    for (const [i, h] of config.network.hosts.entries()) {
+      // Exactly what the sandbox will apply (loopback-hosts.ts, the same function at run time).
+      const problem = await sandboxHostProblem(h.toLowerCase(), "loop");
+      if (problem) {
+        out.push({
+          status: 400,
+          field: `${path}.network.hosts[${i}]`,
+          message: `${path}.network.hosts[${i}]: ${problem}`,
+        });
+        continue;
+      }
       const host = h.replace(/:\d+$/, "");
-      if (privateTarget(host) && !ctx.allowHosts.includes(h) && !ctx.allowHosts.includes(host)) {
+      const mine = privateTarget(host) || (await isThisMachine(h.toLowerCase()));
+      if (!admin && mine && !ctx.allowHosts.includes(h) && !ctx.allowHosts.includes(host)) {
         out.push({
           status: 403,
           field: `${path}.network.hosts[${i}]`,
           message: `${path}.network.hosts[${i}]: ${h} is a loopback or private address; only an admin can allow it (RALPH_AGENT_ALLOW_HOSTS)`,
         });
       }
-    });
+    }
     const hosts = sandboxed ? [...networkHosts(config.network, preset), ...ctx.allowHosts] : null;
     for (const [i, s] of config.secrets.entries()) {
       if (s.secret) await secret(`${path}.secrets[${i}].secret`, s.secret, { kind: "command", hosts });

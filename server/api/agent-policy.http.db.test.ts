@@ -111,9 +111,22 @@ describeEachProvider("agent policy over HTTP", ({ db }) => {
     ["the sandbox off", command({ sandbox: "off" }), 403, /agent\.sandbox: only an admin can turn the sandbox off/],
     [
       "a private host in the agent's network allowlist",
-      command({ network: { hosts: ["127.0.0.1"] } }),
+      command({ network: { hosts: ["127.0.0.1:11434"] } }),
       403,
       /agent\.network\.hosts\[0\]: 127\.0\.0\.1/,
+    ],
+    // What the sandbox would refuse at run time is refused at create, for everyone (loopback-hosts.ts).
+    [
+      "a loopback host without its port",
+      command({ network: { hosts: ["127.0.0.1"] } }),
+      400,
+      /agent\.network\.hosts\[0\]: 127\.0\.0\.1 is this machine: name its port/,
+    ],
+    [
+      "a host name without a dot",
+      command({ network: { hosts: ["host:8080"] } }),
+      400,
+      /agent\.network\.hosts\[0\]: host:8080: the sandbox takes a domain with a dot/,
     ],
   ])("refuses %s", async (_, agent, status, message) => {
     const before = await db().prisma.loop.count();
@@ -165,6 +178,12 @@ describeEachProvider("agent policy over HTTP", ({ db }) => {
     const file = await create(admin, command(), { workspace: join(elsewhere, "file.txt") });
     expect(file.status).toBe(400);
     expect(file.error?.message).toBe(`workspace: ${join(elsewhere, "file.txt")} is not a directory`);
+  });
+
+  it("lets an admin list a loopback model server for one loop; the same entry is refused for an operator", async () => {
+    const agent = command({ network: { hosts: ["127.0.0.1:11434", "localhost:8000"] } });
+    expect((await create(admin, agent)).status).toBe(200);
+    expect((await create(operator, agent)).status).toBe(403);
   });
 
   it("lets an admin turn the sandbox off, and an operator cannot fork that loop", async () => {

@@ -1,4 +1,5 @@
 import { sandboxAvailability } from "../agents/sandbox/sandbox-runtime";
+import { sandboxHosts } from "../agents/sandbox/loopback-hosts";
 import type { Database } from "../db/client";
 import { getDatabase } from "../db/database";
 import { checkDatabase } from "../db/db-health";
@@ -26,7 +27,8 @@ export interface HealthReport {
 
 export async function sandboxHealth(): Promise<SandboxHealth> {
   const env = getEnv();
-  const check = await sandboxAvailability(env.RALPH_AGENT_ALLOW_HOSTS);
+  // The admin's entries as the sandbox applies them (one it cannot use must not stop it from starting).
+  const check = await sandboxAvailability((await sandboxHosts(env.RALPH_AGENT_ALLOW_HOSTS, "admin")).allowed);
   return { mode: env.RALPH_AGENT_SANDBOX, ...check };
 }
 

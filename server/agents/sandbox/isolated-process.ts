@@ -13,6 +13,7 @@ import type { AgentDeps } from "../deps";
 import { buildChildEnv } from "../process-env";
 import { missingProgram } from "../process-group";
 import { agentHome, serverIsolation } from "./isolation";
+import { sandboxHosts } from "./loopback-hosts";
 import { networkHosts } from "./network-presets";
 import { sandboxArgv, sandboxAvailability } from "./sandbox-runtime";
 import { toolchainEnv } from "./toolchain-homes";
@@ -71,7 +72,14 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
   req.deps.redactor?.add(secretValues);
   if (!sandboxed) return { argv: req.argv, env, secretValues, sandboxed, release: () => undefined };
 
-  const available = await sandboxAvailability(isolation.allowHosts);
+  // As the sandbox applies them (loopback-hosts.ts): the admin's entries it cannot use are skipped (they
+  // may serve the LLM and webhook adapters), the loop's own are a configuration error, as at create.
+  const admin = await sandboxHosts(isolation.allowHosts, "admin");
+  const own = await sandboxHosts(networkHosts(req.config.network, req.preset), "loop");
+  if (own.problems.length > 0) {
+    throw new AgentError("config", `network.hosts: ${own.problems.join("; ")}`, { retryable: false });
+  }
+  const available = await sandboxAvailability(admin.allowed);
   if (!available.available) {
     throw new AgentError(
       "config",
@@ -97,9 +105,10 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
       writable: [req.workspace, home],
       hidden: isolation.hidden,
       readable: await ownGitDirs(req),
-      hosts: hosts!.filter((h) => !isolation.allowHosts.includes(h)),
+      hosts: own.allowed.filter((h) => !admin.allowed.includes(h)),
+      forwards: [...admin.forwards, ...own.forwards.filter((f) => !admin.forwards.some((a) => a.port === f.port))],
     },
-    isolation.allowHosts,
+    admin.allowed,
   );
   return { argv: wrapped.argv, env, secretValues, sandboxed, release: wrapped.release };
 }

@@ -18,6 +18,7 @@ import { arch } from "node:os";
 import { dirname, join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { recordOwnBridges, sweepOrphanBridges } from "./bridge-sweep";
+import { forwardScript, type LoopbackForward } from "./loopback-hosts";
 
 type Manager = (typeof import("@anthropic-ai/sandbox-runtime"))["SandboxManager"];
 
@@ -41,6 +42,8 @@ export interface SandboxPlan {
   readable?: string[];
   /** Hosts this command may reach, besides the admin's list. */
   hosts: string[];
+  /** Loopback ports of this machine the command reaches at its own 127.0.0.1 (loopback-hosts.ts). */
+  forwards?: LoopbackForward[];
 }
 
 export interface SandboxAvailability {
@@ -151,7 +154,7 @@ export async function sandboxArgv(
   // 128 random bits: the proxy ties a connection to this command's allowlist by this id.
   const commandId = randomBytes(16).toString("base64url");
   // The runtime points TMPDIR at a folder that does not exist inside; /tmp is the private one.
-  const command = `export TMPDIR=/tmp; exec ${argv.map(shellQuote).join(" ")}`;
+  const command = `export TMPDIR=/tmp; ${forwardScript(plan.forwards ?? [])}exec ${argv.map(shellQuote).join(" ")}`;
   const wrapped = await sandbox.wrapWithSandboxArgv(
     command,
     "bash",
