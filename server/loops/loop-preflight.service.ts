@@ -4,7 +4,9 @@
 // that starts at once refuses with the same words. Stored secrets are also
 // linked by name here, so a stored ANTHROPIC_API_KEY serves the Claude Code
 // template without anyone typing its id.
-import { cliChecks } from "./cli-preflight";
+import { cliChecks, type PreflightCheck } from "./cli-preflight";
+
+export type { PreflightCheck };
 import { commandPresetSpecs } from "../agents/command.executor";
 import { envNameProblem, adminEnvAllow } from "../agents/env-policy";
 import type { Database } from "../db/client";
@@ -14,14 +16,6 @@ import { invalidInput } from "../errors";
 import { scopeFromRow, scopeViolation } from "../secrets/secret-scope";
 import type { LoopDefinition } from "./loop-definition";
 import type { ActingAs } from "./loop-services";
-
-export interface PreflightCheck {
-  id: string;
-  label: string;
-  /** ok; warning: it may start, read the message; problem: the loop would fail on it; unknown: only the first iteration can tell. */
-  status: "ok" | "warning" | "problem" | "unknown";
-  message: string;
-}
 
 type Agent = LoopDefinition["agent"];
 type Secret = { name: string; env?: string; secret?: string };
