@@ -235,6 +235,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       chunks,
     );
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...turn.headers });
+    res.flushHeaders();
     const isTextDelta = (f: Frame) =>
       f.event === "response.output_text.delta" ||
       (f.event === "content_block_delta" && (f.data.delta as { type?: string } | undefined)?.type === "text_delta");
@@ -244,7 +245,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       if (closing.signal.aborted || res.destroyed) return;
       if (isTextDelta(frame)) {
         if (sentText && turn.stall === "hang") return void (await sleep(2 ** 31 - 1, closing.signal), res.destroy());
-        if (sentText && turn.stall === "close") return void res.destroy();
+        // Let what was written reach the client first: the cut comes mid-answer, not before it.
+        if (sentText && turn.stall === "close") return void (await sleep(100, closing.signal), res.destroy());
         if (sentText && gap > 0) await sleep(gap, closing.signal);
         sentText = true;
       }
