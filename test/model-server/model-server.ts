@@ -16,7 +16,7 @@
  *
  * API (keep it small and stable; other tests depend on it):
  *
- *   const server = await startModelServer({ script });
+ *   const server = await startModelServer({ script });   // options: sideScript, models, host
  *   server.url / server.port / server.openaiBaseUrl
  *   server.requests   every request, in order (RecordedRequest)
  *   server.close()
@@ -93,6 +93,8 @@ export interface ModelServerOptions {
   sideScript?: Script;
   /** Model name answered by GET /v1/models (default: gpt-5-codex). */
   models?: string[];
+  /** Address to listen on (default 127.0.0.1); `url` names it. */
+  host?: string;
 }
 
 export interface ModelServer {
@@ -306,9 +308,10 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return {
     url,
     port,

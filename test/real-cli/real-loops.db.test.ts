@@ -10,6 +10,7 @@
 // machine's host name and RALPH_AGENT_ALLOW_HOSTS lists both `<hostname>:port`
 // and `127.0.0.1:port` (inside the sandbox 127.0.0.1 is its own loopback).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { lookup } from "node:dns/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,6 +55,15 @@ beforeAll(() => {
   bin = stagedCliDir();
 }, 600_000);
 
+/**
+ * Where the agent reaches the model server from inside the sandbox: through the proxy by this machine's
+ * name (127.0.0.1 there is the sandbox's own loopback). Listen where that name points: 127.0.0.1 here,
+ * 127.0.1.1 on a stock Debian, the host's own address on some CI runners.
+ */
+async function hostAddress(): Promise<string> {
+  return (await lookup(hostname(), { family: 4 })).address;
+}
+
 interface Setup {
   root: string;
   folder: string;
@@ -76,7 +86,7 @@ async function setUp(
   const folder = join(root, "run");
   mkdirSync(folder);
   const workspace = createTwoBugRepo(join(root, "ws"));
-  const server = await startModelServer({ script });
+  const server = await startModelServer({ script, host: await hostAddress() });
   const template = loopTemplates().find((t) => t.id === templateId)!.definition as Record<string, unknown> & {
     agent: Record<string, unknown>;
   };
@@ -85,7 +95,9 @@ async function setUp(
   const env = {
     HOME: folder,
     PATH: `${bin}:${process.env.PATH ?? ""}`,
-    RALPH_AGENT_ALLOW_HOSTS: `127.0.0.1:${server.port},${hostname()}:${server.port}`,
+    RALPH_AGENT_ALLOW_HOSTS: [...new Set(["127.0.0.1", hostname(), new URL(server.url).hostname])]
+      .map((h) => `${h}:${server.port}`)
+      .join(","),
     RALPH_AGENT_ENV_ALLOW: Object.keys(secretEnv).join(","),
     ...secretEnv,
   };
