@@ -7,13 +7,15 @@
 // on the tests' evidence, with the tool calls, tokens and cost recorded.
 //
 // Reaching the model server from inside the sandbox: the base URL names this
-// machine's host name and RALPH_AGENT_ALLOW_HOSTS lists both `<hostname>:port`
-// and `127.0.0.1:port` (inside the sandbox 127.0.0.1 is its own loopback).
+// machine's host name (the server listens where it resolves) and
+// RALPH_AGENT_ALLOW_HOSTS lists `<hostname>:port`, `127.0.0.1:port` and that
+// address (inside the sandbox 127.0.0.1 is the sandbox's own loopback).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { lookup } from "node:dns/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT } from "../../cli/exit-codes";
 import { ralph, spawnRalph } from "../cli-app";
 import { waitFor } from "../runtime-harness";
 import { openDatabase } from "../../server/db/client";
@@ -24,8 +26,6 @@ import { claudeCodePreset } from "../../server/agents/claude-code.preset";
 import { codexPreset } from "../../server/agents/codex.preset";
 import { CLAUDE_VERSION, CODEX_VERSION, linkOrCopy, stagedCliDir } from "./stage-clis";
 import { claudeFixer, codexFixer, createTwoBugRepo } from "./two-bug-repo";
-
-const EXIT_GATE = 3;
 
 interface Run {
   folder: string;
@@ -134,7 +134,7 @@ async function runTemplate(...args: Parameters<typeof setUp>): Promise<Run> {
 function expectTwoIterationFix(run: Run, tools: { edit: string; shell: string }) {
   expect(run.result.stderr, run.result.stdout).not.toMatch(/error/i);
   // Evidence at iteration 2: the template's completion gate (approval before completion) is reached.
-  expect(run.result.code, run.result.stdout + run.result.stderr).toBe(EXIT_GATE);
+  expect(run.result.code, run.result.stdout + run.result.stderr).toBe(EXIT.attention);
   expect(run.loop.iteration).toBe(2);
   expect(run.iterations.map((i) => i.meanScore)).toEqual([0.5, 1]);
   // The fixes are the CLI's own edits, one per iteration, in the loop's worktree (its committed diffs).
@@ -247,7 +247,7 @@ describe("subscription sign-in and kills, with the real Claude Code", () => {
       expect(processesUnder(setup.root).length).toBeGreaterThan(0);
       child.kill("SIGINT");
       const code = await child.exited;
-      expect(code, child.output()).toBe(130);
+      expect(code, child.output()).toBe(EXIT.interrupted);
       await waitFor(
         async () => processesUnder(setup.root),
         (left) => left.length === 0,
