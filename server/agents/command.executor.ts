@@ -13,11 +13,9 @@ import {
 } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
-import { claudeCodePreset } from "./claude-code.preset";
-import { codexPreset } from "./codex.preset";
-import type { CommandAgentConfig, CommandPreset } from "./command.schema";
+import { commandPresetSpecs, presetArgv } from "./command-preset-specs";
+import type { CommandAgentConfig } from "./command.schema";
 import type { AgentDeps, ReportedSpend } from "./deps";
-import { genericPreset } from "./generic.preset";
 import { defaultPriceLookup, priceUsage } from "./pricing";
 import { workingDir } from "./process-env";
 import { runProcess, type ProcessOutcome } from "./process-group";
@@ -26,14 +24,10 @@ import { prepareProcess } from "./sandbox/isolated-process";
 import { serverIsolation } from "./sandbox/isolation";
 import { writeFileInside } from "./sandbox/safe-files";
 import { priced, spendReporter } from "./spend-reporter";
-import { modelArg, type CommandPresetSpec, type ParsedRun } from "./stream-parser";
+import { modelArg, type ParsedRun } from "./stream-parser";
 import { compactLine, TranscriptLines } from "./transcript-lines";
 
-export const commandPresetSpecs: Record<CommandPreset, CommandPresetSpec> = {
-  generic: genericPreset,
-  "claude-code": claudeCodePreset,
-  codex: codexPreset,
-};
+export { commandPresetSpecs, presetArgv };
 
 /** Past this many lines a flood must not become an event flood: heartbeats are thinned. */
 const FREE_HEARTBEATS = 1000;
@@ -102,23 +96,6 @@ function outputLines(emit: (event: AgentProgressEvent) => void) {
       if (pending !== null) send(pending);
     },
   };
-}
-
-/**
- * The preset's command, the arguments it derives from the config for the installed CLI (model,
- * provider, sandbox flags), then the operator's extraArgs. An explicit `argv` is taken as is.
- */
-export function presetArgv(config: CommandAgentConfig, sandboxed: boolean) {
-  const spec = commandPresetSpecs[config.preset];
-  if (config.argv) return { argv: [...config.argv, ...config.extraArgs], warnings: [] as string[] };
-  const derived = spec.args?.({
-    model: config.model,
-    env: config.env,
-    secretNames: config.secrets.map((s) => s.name),
-    sandboxed,
-    extraArgs: config.extraArgs,
-  }) ?? { args: [], extraArgs: [...config.extraArgs], warnings: [] };
-  return { argv: [...spec.argv, ...derived.args, ...derived.extraArgs], warnings: derived.warnings };
 }
 
 function buildArgv(config: CommandAgentConfig, prompt: string, promptFile: string, sandboxed: boolean) {

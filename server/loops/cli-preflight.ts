@@ -4,11 +4,22 @@
 // agent can use (its HOME is the loop's own, so a login on the server is not).
 import { cliVersionOutput, findSandboxedCli, judgeVersion } from "../agents/cli-version";
 import { commandPresetSpecs } from "../agents/command.executor";
+import { defaultEnvAllow } from "../agents/command.schema";
 import { findExecutable } from "../agents/executable";
 import { serverIsolation } from "../agents/sandbox/isolation";
 import { inheritedEnv } from "../env";
+import type { EnvironmentProposal } from "./environment-preflight";
 import type { LoopDefinition } from "./loop-definition";
-import type { PreflightCheck } from "./loop-preflight.service";
+
+export interface PreflightCheck {
+  id: string;
+  label: string;
+  /** ok; warning: it may start, read the message; problem: the loop would fail on it; unknown: only the first iteration can tell. */
+  status: "ok" | "warning" | "problem" | "unknown";
+  message: string;
+  /** For the worktree environment: the .worktreeinclude lines or setup command the form may offer to set. */
+  proposal?: EnvironmentProposal;
+}
 
 type CommandAgent = Extract<LoopDefinition["agent"], { kind: "command" }>;
 
@@ -66,15 +77,20 @@ export async function cliChecks(
   const signIn = SIGN_IN[agent.preset];
   // Without the sandbox the agent has the server's HOME, and a login kept there works.
   if (signIn && sandboxed) {
-    const given = [...agent.secrets.map((s) => s.name), ...Object.keys(agent.env)];
+    const extraAllowed = agent.envAllow.filter((n) => !defaultEnvAllow.includes(n));
+    const given = [...agent.secrets.map((s) => s.name), ...Object.keys(agent.env), ...extraAllowed];
     const has = signIn.names.find((n) => given.includes(n));
+    const notLoggedIn = `the agent runs with the loop's own HOME, so a login on the server is not seen; ${signIn.how}`;
     checks.push({
       id: `${path}.signIn`,
       label: "Sign-in",
-      status: has ? "ok" : "problem",
+      // Other variables may sign it in another way (Bedrock, Vertex, a gateway): then only a warning.
+      status: has ? "ok" : given.length > 0 ? "warning" : "problem",
       message: has
         ? `the agent signs in with ${has}`
-        : `Not logged in: the agent runs with the loop's own HOME, so a login on the server is not seen; ${signIn.how}`,
+        : given.length > 0
+          ? `no ${signIn.names.join(" / ")} passed: unless ${given.join(", ")} sign it in, it will say "Not logged in"; ${notLoggedIn}`
+          : `Not logged in: ${notLoggedIn}`,
     });
   }
   return checks;

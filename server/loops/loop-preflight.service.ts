@@ -4,7 +4,9 @@
 // that starts at once refuses with the same words. Stored secrets are also
 // linked by name here, so a stored ANTHROPIC_API_KEY serves the Claude Code
 // template without anyone typing its id.
-import { cliChecks } from "./cli-preflight";
+import { cliChecks, type PreflightCheck } from "./cli-preflight";
+
+export type { PreflightCheck };
 import { commandPresetSpecs } from "../agents/command.executor";
 import { envNameProblem, adminEnvAllow } from "../agents/env-policy";
 import type { Database } from "../db/client";
@@ -14,17 +16,7 @@ import { invalidInput } from "../errors";
 import { scopeFromRow, scopeViolation } from "../secrets/secret-scope";
 import type { LoopDefinition } from "./loop-definition";
 import type { ActingAs } from "./loop-services";
-import { environmentChecks, type EnvironmentProposal } from "./environment-preflight";
-
-export interface PreflightCheck {
-  id: string;
-  label: string;
-  /** ok; warning: it may start, read the message; problem: the loop would fail on it; unknown: only the first iteration can tell. */
-  status: "ok" | "warning" | "problem" | "unknown";
-  message: string;
-  /** For the worktree environment: the .worktreeinclude lines or setup command the form may offer to set. */
-  proposal?: EnvironmentProposal;
-}
+import { environmentChecks } from "./environment-preflight";
 
 type Agent = LoopDefinition["agent"];
 type Secret = { name: string; env?: string; secret?: string };

@@ -16,7 +16,7 @@
  *
  * API (keep it small and stable; other tests depend on it):
  *
- *   const server = await startModelServer({ script });
+ *   const server = await startModelServer({ script });   // options: sideScript, models, host
  *   server.url / server.port / server.openaiBaseUrl
  *   server.requests   every request, in order (RecordedRequest)
  *   server.close()
@@ -93,6 +93,8 @@ export interface ModelServerOptions {
   sideScript?: Script;
   /** Model name answered by GET /v1/models (default: gpt-5-codex). */
   models?: string[];
+  /** Address to listen on (default 127.0.0.1); `url` names it. */
+  host?: string;
 }
 
 export interface ModelServer {
@@ -235,6 +237,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       chunks,
     );
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...turn.headers });
+    res.flushHeaders();
     const isTextDelta = (f: Frame) =>
       f.event === "response.output_text.delta" ||
       (f.event === "content_block_delta" && (f.data.delta as { type?: string } | undefined)?.type === "text_delta");
@@ -244,7 +247,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       if (closing.signal.aborted || res.destroyed) return;
       if (isTextDelta(frame)) {
         if (sentText && turn.stall === "hang") return void (await sleep(2 ** 31 - 1, closing.signal), res.destroy());
-        if (sentText && turn.stall === "close") return void res.destroy();
+        // Let what was written reach the client first: the cut comes mid-answer, not before it.
+        if (sentText && turn.stall === "close") return void (await sleep(100, closing.signal), res.destroy());
         if (sentText && gap > 0) await sleep(gap, closing.signal);
         sentText = true;
       }
@@ -304,9 +308,10 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return {
     url,
     port,

@@ -7,12 +7,15 @@
 // on the tests' evidence, with the tool calls, tokens and cost recorded.
 //
 // Reaching the model server from inside the sandbox: the base URL names this
-// machine's host name and RALPH_AGENT_ALLOW_HOSTS lists both `<hostname>:port`
-// and `127.0.0.1:port` (inside the sandbox 127.0.0.1 is its own loopback).
+// machine's host name (the server listens where it resolves) and
+// RALPH_AGENT_ALLOW_HOSTS lists `<hostname>:port`, `127.0.0.1:port` and that
+// address (inside the sandbox 127.0.0.1 is the sandbox's own loopback).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { lookup } from "node:dns/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT } from "../../cli/exit-codes";
 import { ralph, spawnRalph } from "../cli-app";
 import { waitFor } from "../runtime-harness";
 import { openDatabase } from "../../server/db/client";
@@ -23,8 +26,6 @@ import { claudeCodePreset } from "../../server/agents/claude-code.preset";
 import { codexPreset } from "../../server/agents/codex.preset";
 import { CLAUDE_VERSION, CODEX_VERSION, linkOrCopy, stagedCliDir } from "./stage-clis";
 import { claudeFixer, codexFixer, createTwoBugRepo } from "./two-bug-repo";
-
-const EXIT_GATE = 3;
 
 interface Run {
   folder: string;
@@ -54,6 +55,15 @@ beforeAll(() => {
   bin = stagedCliDir();
 }, 600_000);
 
+/**
+ * Where the agent reaches the model server from inside the sandbox: through the proxy by this machine's
+ * name (127.0.0.1 there is the sandbox's own loopback). Listen where that name points: 127.0.0.1 here,
+ * 127.0.1.1 on a stock Debian, the host's own address on some CI runners.
+ */
+async function hostAddress(): Promise<string> {
+  return (await lookup(hostname(), { family: 4 })).address;
+}
+
 interface Setup {
   root: string;
   folder: string;
@@ -76,7 +86,7 @@ async function setUp(
   const folder = join(root, "run");
   mkdirSync(folder);
   const workspace = createTwoBugRepo(join(root, "ws"));
-  const server = await startModelServer({ script });
+  const server = await startModelServer({ script, host: await hostAddress() });
   const template = loopTemplates().find((t) => t.id === templateId)!.definition as Record<string, unknown> & {
     agent: Record<string, unknown>;
   };
@@ -85,7 +95,9 @@ async function setUp(
   const env = {
     HOME: folder,
     PATH: `${bin}:${process.env.PATH ?? ""}`,
-    RALPH_AGENT_ALLOW_HOSTS: `127.0.0.1:${server.port},${hostname()}:${server.port}`,
+    RALPH_AGENT_ALLOW_HOSTS: [...new Set(["127.0.0.1", hostname(), new URL(server.url).hostname])]
+      .map((h) => `${h}:${server.port}`)
+      .join(","),
     RALPH_AGENT_ENV_ALLOW: Object.keys(secretEnv).join(","),
     ...secretEnv,
   };
@@ -122,7 +134,7 @@ async function runTemplate(...args: Parameters<typeof setUp>): Promise<Run> {
 function expectTwoIterationFix(run: Run, tools: { edit: string; shell: string }) {
   expect(run.result.stderr, run.result.stdout).not.toMatch(/error/i);
   // Evidence at iteration 2: the template's completion gate (approval before completion) is reached.
-  expect(run.result.code, run.result.stdout + run.result.stderr).toBe(EXIT_GATE);
+  expect(run.result.code, run.result.stdout + run.result.stderr).toBe(EXIT.attention);
   expect(run.loop.iteration).toBe(2);
   expect(run.iterations.map((i) => i.meanScore)).toEqual([0.5, 1]);
   // The fixes are the CLI's own edits, one per iteration, in the loop's worktree (its committed diffs).
@@ -235,7 +247,7 @@ describe("subscription sign-in and kills, with the real Claude Code", () => {
       expect(processesUnder(setup.root).length).toBeGreaterThan(0);
       child.kill("SIGINT");
       const code = await child.exited;
-      expect(code, child.output()).toBe(130);
+      expect(code, child.output()).toBe(EXIT.interrupted);
       await waitFor(
         async () => processesUnder(setup.root),
         (left) => left.length === 0,
