@@ -44,7 +44,7 @@ export interface ProcessRequest {
  * ~/.codex/auth.json after `codex login`), goes where Codex reads it: the loop's own HOME. Written
  * again only when the stored secret changes, since Codex refreshes its tokens in that file.
  */
-function placeCodexLogin(home: string, env: Record<string, string>) {
+export function placeCodexLogin(home: string, env: Record<string, string>) {
   const auth = env.CODEX_AUTH_JSON;
   if (auth === undefined) return;
   delete env.CODEX_AUTH_JSON;
