@@ -13,6 +13,7 @@
  * messages shares one message id, so it is de-duplicated by id).
  */
 import { isUsageLimitText, type TokenUsage } from "../engine";
+import { claudeRateLimitOf, modelUsageSum, type ClaudeRateLimit } from "./claude-stream-events";
 import {
   CappedText,
   jsonLine,
@@ -59,6 +60,10 @@ export function claudeCodeParser(maxChars: number): StreamParser {
   // The text of the last assistant message only: earlier ones (and tool results) may quote anything.
   let finalMessage = "";
   const asked: string[] = [];
+  // The newest rate_limit_event, and how many were malformed (ignored, never a crash).
+  let rateLimit: ClaudeRateLimit | null = null;
+  let badRateLimitEvents = 0;
+  let apiRetries = 0;
 
   /** Per-step usage (one entry per message id), summed: all there is before the result event. */
   const stepSum = () => {
@@ -87,8 +92,28 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       switch (event.type) {
         case "system":
           if (event.subtype === "init") init = event;
+          if (event.subtype === "api_retry") {
+            // Claude's own retries (a 429 or 5xx, up to ~10 over minutes): activity, and said so.
+            apiRetries++;
+            const why = typeof event.error_status === "number" ? `HTTP ${event.error_status}` : str(event.error);
+            const delay = Math.round(num(event.retry_delay_ms) / 1000);
+            const message = `claude retries the API call (attempt ${num(event.attempt)}/${num(event.max_retries)}${why ? `, ${why}` : ""}, next in ${delay} s)`;
+            emit({ kind: "progress", message });
+            return;
+          }
           emit({ kind: "progress", message: `claude ${String(event.subtype ?? "system")}` });
           return;
+        case "stream_event":
+          // --include-partial-messages: tokens and tool input as they stream. Output, not silence.
+          emit({ kind: "progress" });
+          return;
+        case "rate_limit_event": {
+          const info = claudeRateLimitOf(event);
+          if (info) rateLimit = info;
+          else badRateLimitEvents++;
+          emit({ kind: "progress", message: `claude rate limit: ${info ? info.status : "unreadable event"}` });
+          return;
+        }
         case "assistant": {
           const message = obj(event.message);
           const id = str(message?.id);
@@ -124,7 +149,7 @@ export function claudeCodeParser(maxChars: number): StreamParser {
     },
 
     spend() {
-      const parsed = usageOf(obj(result?.usage)) ?? stepSum();
+      const parsed = modelUsageSum(result) ?? usageOf(obj(result?.usage)) ?? stepSum();
       if (!parsed) return null;
       const costUsd = typeof result?.total_cost_usd === "number" ? result.total_cost_usd : null;
       return { usage: parsed.usage, costUsd, cacheWriteTokens: parsed.cacheWrite };
@@ -132,7 +157,8 @@ export function claudeCodeParser(maxChars: number): StreamParser {
 
     finish() {
       const warnings: string[] = [];
-      let parsed = usageOf(obj(result?.usage));
+      // Per model when the result has it: side calls to another model are tokens too.
+      let parsed = modelUsageSum(result) ?? usageOf(obj(result?.usage));
       if (!result) warnings.push("Claude Code printed no result event; output and usage come from the stream so far");
       parsed ??= stepSum();
       const subtype = str(result?.subtype);
@@ -142,9 +168,20 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       // Only a run that did not finish normally can be limited: its result text, or the final
       // message when no result came. A successful run that merely read such words is not.
       const ended = result === undefined || failed;
-      const limitText = [resultText, result === undefined ? finalMessage : undefined].find(
+      const wordedLimit = [resultText, result === undefined ? finalMessage : undefined].find(
         (t) => t !== undefined && isUsageLimitText(t),
       );
+      // The API's 429 and a rejected rate_limit_event say so as data, whatever the wording.
+      const rejected = rateLimit?.status === "rejected" ? rateLimit : null;
+      const limitText =
+        wordedLimit ??
+        (result?.api_error_status === 429 || rejected
+          ? resultText?.trim() ||
+            `Claude Code hit a rate limit${rejected?.window ? ` (${rejected.window})` : ""}${result?.api_error_status === 429 ? " (HTTP 429)" : ""}`
+          : undefined);
+      const limitInfo = rateLimit
+        ? { resetAt: rateLimit.resetAt, window: rateLimit.window, usedPercent: rateLimit.usedPercent }
+        : null;
       const incomplete =
         result !== undefined
           ? null
@@ -157,6 +194,7 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       return {
         incomplete,
         usageLimit: ended && limitText !== undefined ? limitText.slice(0, 500) : null,
+        limitInfo: ended && limitText !== undefined ? limitInfo : null,
         output: resultText ?? text.join("\n"),
         usage: parsed?.usage ?? null,
         cacheWriteTokens: parsed?.cacheWrite ?? 0,
@@ -175,6 +213,10 @@ export function claudeCodeParser(maxChars: number): StreamParser {
           durationApiMs: typeof result?.duration_api_ms === "number" ? result.duration_api_ms : null,
           unparsedLines: unparsed.count,
           unparsedSample: unparsed.sample,
+          ...(result?.modelUsage !== undefined ? { models: obj(result.modelUsage) ?? null } : {}),
+          ...(rateLimit ? { rateLimit } : {}),
+          ...(badRateLimitEvents > 0 ? { badRateLimitEvents } : {}),
+          ...(apiRetries > 0 ? { apiRetries } : {}),
         },
         warnings,
       };

@@ -20,6 +20,7 @@ import {
   str,
   UnparsedLines,
   type CommandPresetSpec,
+  type JsonObject,
   type PresetArgs,
   type PresetArgsContext,
   type StreamParser,
@@ -27,12 +28,55 @@ import {
 
 const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
 
+interface CodexWindow {
+  name: "primary" | "secondary";
+  usedPercent: number | null;
+  resetAt: number | null;
+}
+
+/**
+ * Codex's `rate_limits` snapshot (primary = the 5-hour window, secondary = the
+ * weekly one: {used_percent, window_minutes, resets_at (epoch s) or the older
+ * resets_in_seconds}), wherever an event carries it; null when none does.
+ */
+export function codexRateLimitsOf(event: JsonObject, now: number): CodexWindow[] | null {
+  const holder = [event, obj(event.msg), obj(event.payload), obj(event.info), obj(obj(event.msg)?.info)].find(
+    (o) => obj(o?.rate_limits) !== undefined,
+  );
+  const limits = obj(holder?.rate_limits);
+  if (!limits) return null;
+  const windows: CodexWindow[] = [];
+  for (const name of ["primary", "secondary"] as const) {
+    const w = obj(limits[name]);
+    if (!w) continue;
+    const pct = w.used_percent;
+    const resetsAt = typeof w.resets_at === "number" && w.resets_at > 0 ? w.resets_at * 1000 : null;
+    const resetsIn = typeof w.resets_in_seconds === "number" ? now + w.resets_in_seconds * 1000 : null;
+    windows.push({
+      name,
+      usedPercent: typeof pct === "number" && Number.isFinite(pct) ? pct : null,
+      resetAt: resetsAt ?? resetsIn,
+    });
+  }
+  return windows;
+}
+
+/** The window that limits: the fullest one (the later reset on a tie). */
+function limitingWindow(windows: CodexWindow[]): CodexWindow | null {
+  return windows.reduce<CodexWindow | null>((best, w) => {
+    if (!best) return w;
+    const a = best.usedPercent ?? -1;
+    const b = w.usedPercent ?? -1;
+    return b > a || (b === a && (w.resetAt ?? 0) > (best.resetAt ?? 0)) ? w : best;
+  }, null);
+}
+
 function toolName(item: Record<string, unknown>): string {
   if (item.type === "mcp_tool_call") return `mcp:${str(item.server) ?? "?"}/${str(item.tool) ?? "?"}`;
   return String(item.type);
 }
 
-export function codexParser(maxChars: number): StreamParser {
+export function codexParser(maxChars: number, now: () => number = Date.now): StreamParser {
   const messages = new CappedText(maxChars);
   let lastMessage: string | undefined;
   const toolCalls: string[] = [];
@@ -47,6 +91,7 @@ export function codexParser(maxChars: number): StreamParser {
   let events = 0;
   // Whether the run ended on an error event (no turn completed after it).
   let endedOnError = false;
+  let rateLimits: CodexWindow[] | null = null;
 
   return {
     line(line, emit) {
@@ -57,6 +102,7 @@ export function codexParser(maxChars: number): StreamParser {
         return;
       }
       events++;
+      rateLimits = codexRateLimitsOf(event, now()) ?? rateLimits;
       const item = obj(event.item);
       switch (event.type) {
         case "thread.started":
@@ -145,10 +191,12 @@ export function codexParser(maxChars: number): StreamParser {
                 message: `Codex printed ${unparsed.count} line${unparsed.count === 1 ? "" : "s"} but no JSONL event (is it run as codex exec --json?)`,
               }
             : { kind: "no_result" as const, message: "Codex's stream ended without turn.completed or a final message" };
+      const limited = endedOnError && lastError !== undefined && isUsageLimitText(lastError);
+      const window = limited && rateLimits ? limitingWindow(rateLimits) : null;
       return {
         incomplete,
-        usageLimit:
-          endedOnError && lastError !== undefined && isUsageLimitText(lastError) ? lastError.slice(0, 500) : null,
+        usageLimit: limited ? lastError.slice(0, 500) : null,
+        limitInfo: window ? { resetAt: window.resetAt, window: window.name, usedPercent: window.usedPercent } : null,
         output,
         usage: sawUsage ? usage : null,
         cacheWriteTokens: 0,
@@ -162,6 +210,7 @@ export function codexParser(maxChars: number): StreamParser {
           commands: commands.slice(-20),
           unparsedLines: unparsed.count,
           unparsedSample: unparsed.sample,
+          ...(rateLimits ? { rateLimits } : {}),
         },
         warnings,
       };

@@ -152,7 +152,19 @@ function failure(
     return new AgentError(
       quota ? "usage_limit" : "rate_limited",
       `${name} hit the provider's ${quota ? "usage" : "rate"} limit: ${message}`,
-      { retryable: false, details: { ...details, usageLimit: { message } }, ...spend },
+      {
+        retryable: false,
+        details: {
+          ...details,
+          usageLimit: {
+            message,
+            resetAt: parsed.limitInfo?.resetAt ?? null,
+            window: parsed.limitInfo?.window ?? null,
+            usedPercent: parsed.limitInfo?.usedPercent ?? null,
+          },
+        },
+        ...spend,
+      },
     );
   }
   if (outcome.timedOut) {

@@ -26,8 +26,16 @@ export interface ParsedRun {
    * results or files the agent read, only from its final result or message.
    */
   usageLimit?: string | null;
+  /** What the stream said about the limit as data (reset epoch ms, window, % used), with usageLimit. */
+  limitInfo?: StreamLimitInfo | null;
   meta: Record<string, unknown>;
   warnings: string[];
+}
+
+export interface StreamLimitInfo {
+  resetAt: number | null;
+  window: string | null;
+  usedPercent: number | null;
 }
 
 export type Emit = (event: AgentProgressEvent) => void;

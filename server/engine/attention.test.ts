@@ -11,6 +11,7 @@ async function run(
   policy: string | undefined,
   onAttention: (n: number) => ControlCommand[],
   steps = [{ output: ASKS }],
+  maxIterations = 3,
 ) {
   const clock = new FakeClock();
   const agent = new ScriptedAgent(steps, clock);
@@ -21,7 +22,7 @@ async function run(
   const result = await runLoop({
     goal: "Fix add()",
     config: {
-      stop: { maxIterations: 3, noProgressIterations: 0 },
+      stop: { maxIterations, noProgressIterations: 0 },
       completion: { allowNoEvidence: true },
       ...(policy ? { question: { policy } } : {}),
     },
@@ -105,5 +106,20 @@ describe("question.policy", () => {
     expect(agent.requests).toHaveLength(1);
     const statuses = sink.events.flatMap((e) => (e.type === "status_changed" ? [e.to] : []));
     expect(statuses).toEqual(["running", "needs_attention", "paused", "needs_attention", "stopped"]);
+  });
+  it("ask on the last allowed iteration: the loop waits for the answer instead of stopping at max_iterations", async () => {
+    const { result, agent, sink, controls } = await run(
+      "ask",
+      (n) => (n === 1 ? [{ kind: "answer", message: "Numbers only." }] : [{ kind: "terminate" }]),
+      [{ output: ASKS }],
+      1,
+    );
+    const statuses = sink.events.flatMap((e) => (e.type === "status_changed" ? [e.to] : []));
+    expect(statuses.slice(0, 2)).toEqual(["running", "needs_attention"]);
+    expect(sink.events.filter((e) => e.type === "attention_needed")).toHaveLength(1);
+    expect(controls.acks[0]).toMatchObject({ outcome: "applied" });
+    // Answered, the allowance still holds: the loop stops at its maximum without another call.
+    expect(agent.requests).toHaveLength(1);
+    expect(result.stopType).toBe("max_iterations");
   });
 });

@@ -55,6 +55,10 @@ function askOperator(snapshot: LoopSnapshot, now: number, events: EngineEvent[])
   return setStatus({ ...snapshot, attention }, "needs_attention", now, ENGINE, why, events);
 }
 
+function questionPending(snapshot: LoopSnapshot): boolean {
+  return Boolean(snapshot.plan.question) && snapshot.config.question.policy === "ask";
+}
+
 export function haltPhase(args: {
   snapshot: LoopSnapshot;
   deps: Pick<Deps, "now" | "newId">;
@@ -87,7 +91,13 @@ export function haltPhase(args: {
 
   if (next.halt === null && !killed) {
     const stop = (args.detectors ?? defaultDetectors).check(detectorContext(next, now));
-    if (stop.shouldStop && isSuccess(stop.stopType) && next.config.approvals.beforeCompletion.enabled) {
+    // A question asked on the last allowed iteration is not lost to the allowance: the loop
+    // waits for its answer (needs_attention); the next safe point stops it at the maximum
+    // unless the operator raised it, the answer kept in the record either way.
+    const questionWaits = stop.shouldStop && stop.stopType === "max_iterations" && questionPending(next);
+    if (questionWaits) {
+      // askOperator below turns the question into needs_attention.
+    } else if (stop.shouldStop && isSuccess(stop.stopType) && next.config.approvals.beforeCompletion.enabled) {
       const request = { kind: "completion" as const, reason: stop.reason, stopType: stop.stopType, percent: null };
       next = openGate(next, request, deps, now, events);
     } else if (stop.shouldStop) {

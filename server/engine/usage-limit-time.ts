@@ -14,11 +14,22 @@ export interface UsageLimitSignal {
   retryAfter?: string | null;
   /** Provider reset headers (anthropic-ratelimit-*-reset, x-ratelimit-reset-*), by lower-case name. */
   resetHeaders?: Record<string, string>;
+  /**
+   * The reset the agent's stream stated as data (epoch ms): Claude Code's
+   * rate_limit_event `resetsAt`, Codex's `rate_limits` window `resets_at`.
+   * Preferred over any wording.
+   */
+  resetAt?: number | null;
+  /** Which window: Claude's rateLimitType (five_hour, seven_day, seven_day_opus…) or Codex's primary/secondary. */
+  window?: string | null;
+  /** How much of the window is used (0-100), when the stream said. */
+  usedPercent?: number | null;
 }
 
 /** Phrases a provider uses for a usage or rate limit in its own status line. */
 const LIMIT_PATTERNS = [
-  /\bhit your (?:usage )?limit\b/i,
+  // "hit your limit", "hit your usage limit", "hit your session limit", "5-hour limit", "weekly limit", "Opus limit".
+  /\bhit your (?:[\w-]+ ){0,2}limit\b/i,
   /\busage limit (?:reached|exceeded|hit)\b/i,
   /\brate[- ]limit(?:ed| reached| exceeded)\b/i,
   /\b(?:too many requests|overloaded(?:_error)?)\b/i,
@@ -35,7 +46,7 @@ export function isUsageLimitText(text: string): boolean {
 
 /** A plan's quota (only its reset helps) rather than a transient rate limit (backing off helps). */
 const USAGE_QUOTA = [
-  /\bhit your (?:usage )?limit\b/i,
+  /\bhit your (?:[\w-]+ ){0,2}limit\b/i,
   /\busage limit\b/i,
   /\b(?:session|weekly|daily|5-hour) limit\b/i,
   /\bquota (?:exceeded|exhausted)\b/i,
@@ -95,8 +106,8 @@ export function zoneOffsetMs(zone: string, at: number): number {
 }
 
 /** The epoch ms of a wall-clock time in `zone`, for a local calendar date. */
-function zonedToEpoch(zone: string, y: number, mo: number, d: number, h: number, mi: number): number {
-  const naive = Date.UTC(y, mo, d, h, mi);
+function zonedToEpoch(zone: string, y: number, mo: number, d: number, h: number, mi: number, sec = 0): number {
+  const naive = Date.UTC(y, mo, d, h, mi, sec);
   // Twice: the offset at the guess may differ from the offset at the answer across a DST change.
   let guess = naive - zoneOffsetMs(zone, naive);
   guess = naive - zoneOffsetMs(zone, guess);
@@ -106,33 +117,45 @@ function zonedToEpoch(zone: string, y: number, mo: number, d: number, h: number,
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /**
- * "resets 5pm (Europe/Vilnius)", "resets 5:30pm", "resets at 17:00 (UTC)",
- * "resets Nov 25, 5pm (Europe/Vilnius)": the next such moment after `now`.
- * Without a zone in the text, `defaultZone` applies.
+ * A time of day printed a moment ago may already be behind this clock ("resets
+ * 3pm" read at 15:00:05, or a CLI clock a little ahead of ours): within this
+ * much it means "just now", never the same time tomorrow.
+ */
+export const RESET_SKEW_MS = 5 * 60_000;
+
+/** Claude Code's "resets …" and Codex's "try again at …" (Codex prints "%-I:%M %p", "%b %-d %-I:%M %p", "%b %-d, %Y %-I:%M %p"). */
+const RESET_AT =
+  /\b(?:resets?|try again at|available again at)\s+(?:at\s+|on\s+)?(?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(?:([ap])\.?m\b\.?)?(?:\s*\(([^)]+)\))?/i;
+
+/**
+ * "resets 5pm (Europe/Vilnius)", "resets 2:12:54am (UTC)", "resets at 17:00 (UTC)",
+ * "resets Nov 25, 5pm (Europe/Vilnius)", "try again at 2:28 AM", "try again at
+ * Nov 29, 2026 2:28 AM": the next such moment, or one at most RESET_SKEW_MS
+ * behind `now` (it just passed). Without a zone in the text, `defaultZone` applies.
  */
 export function parseResetsAt(text: string, now: number, defaultZone = "UTC"): number | null {
-  const match =
-    /\bresets?\s+(?:at\s+|on\s+)?(?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^)]+)\))?/i.exec(
-      text,
-    );
+  const match = RESET_AT.exec(text);
   if (!match) return null;
-  let hour = Number(match[3]);
-  const minute = match[4] ? Number(match[4]) : 0;
-  const meridiem = match[5]?.toLowerCase();
-  if (!meridiem && !match[4]) return null; // "resets 5" alone is not a time
-  if (meridiem === "pm" && hour < 12) hour += 12;
-  if (meridiem === "am" && hour === 12) hour = 0;
-  if (hour > 23 || minute > 59) return null;
-  const zone = match[6]?.trim() || defaultZone;
+  const [, month, day, year, h, mi, sec, meridiem, zoneText] = match;
+  let hour = Number(h);
+  const minute = mi ? Number(mi) : 0;
+  const second = sec ? Number(sec) : 0;
+  const ampm = meridiem?.toLowerCase();
+  if (!ampm && !mi) return null; // "resets 5" alone is not a time
+  if (ampm && (hour < 1 || hour > 12)) return null;
+  if (ampm === "p" && hour < 12) hour += 12;
+  if (ampm === "a" && hour === 12) hour = 0;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const zone = zoneText?.trim() || defaultZone;
   try {
     const local = new Date(now + zoneOffsetMs(zone, now));
-    const monthIndex = match[1] ? MONTHS.indexOf(match[1].toLowerCase()) : -1;
-    if (match[1] && monthIndex < 0) return null;
+    const monthIndex = month ? MONTHS.indexOf(month.toLowerCase()) : -1;
+    if (month && monthIndex < 0) return null;
     if (monthIndex >= 0) {
-      const day = Number(match[2]);
-      let at = zonedToEpoch(zone, local.getUTCFullYear(), monthIndex, day, hour, minute);
-      // A date already well past belongs to next year.
-      if (at < now - 86_400_000) at = zonedToEpoch(zone, local.getUTCFullYear() + 1, monthIndex, day, hour, minute);
+      const y = year ? Number(year) : local.getUTCFullYear();
+      let at = zonedToEpoch(zone, y, monthIndex, Number(day), hour, minute, second);
+      // A date without a year already well past belongs to next year (the caller bounds how far ahead).
+      if (!year && at < now - 86_400_000) at = zonedToEpoch(zone, y + 1, monthIndex, Number(day), hour, minute, second);
       return at;
     }
     for (let days = 0; days <= 2; days++) {
@@ -143,8 +166,10 @@ export function parseResetsAt(text: string, now: number, defaultZone = "UTC"): n
         local.getUTCDate() + days,
         hour,
         minute,
+        second,
       );
-      if (at > now) return at;
+      // Today's time still to come, or just passed: never rolled a day ahead.
+      if (at > now - (days === 0 ? RESET_SKEW_MS : 0)) return at;
     }
     return null;
   } catch {
@@ -173,13 +198,26 @@ function resetHeaderAt(value: string, now: number): number | null {
   return ms === null ? null : now + ms;
 }
 
+/** The longest a window of this kind can last: a reset further ahead is a misreading, not a wait. */
+export function maxResetAheadMs(signal: Pick<UsageLimitSignal, "message" | "window">): number {
+  const window = signal.window ?? "";
+  const session = window === "five_hour" || /\b(?:session|5-hour) limit\b/i.test(signal.message.slice(0, 2000));
+  // 5 hours and a little for the session window; a week and a day for the weekly ones and anything else.
+  return session ? 5 * 3_600_000 + RESET_SKEW_MS : 8 * 86_400_000;
+}
+
 /**
  * When the limit resets, or null when nothing the agent said gives it (the
- * caller then backs off). A time already past counts as unknown.
+ * caller then backs off, bounded). A reset stated as data comes first, then
+ * `retry-after` and reset headers, then the wording. A time up to
+ * RESET_SKEW_MS past means "now"; one further past, or further ahead than
+ * the window can last (maxResetAheadMs), counts as unknown: a misread time
+ * never blocks the account for a day.
  */
 export function usageLimitResetAt(signal: UsageLimitSignal, now: number, defaultZone = "UTC"): number | null {
   const candidates: number[] = [];
-  if (signal.retryAfter) {
+  if (typeof signal.resetAt === "number" && Number.isFinite(signal.resetAt)) candidates.push(signal.resetAt);
+  if (candidates.length === 0 && signal.retryAfter) {
     const at = retryAfterAt(signal.retryAfter, now);
     if (at !== null) candidates.push(at);
   }
@@ -205,5 +243,7 @@ export function usageLimitResetAt(signal: UsageLimitSignal, now: number, default
     }
   }
   const at = candidates[0];
-  return at !== undefined && Number.isFinite(at) && at > now ? at : null;
+  if (at === undefined || !Number.isFinite(at)) return null;
+  if (at <= now - RESET_SKEW_MS || at > now + maxResetAheadMs(signal)) return null;
+  return Math.max(at, now);
 }
