@@ -6,6 +6,7 @@
 // preset. Real-CLI loops are the CLI tests' job; this is about the page.
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { seriousViolations } from "./support/a11y";
 import { signIn, trpc } from "./support/auth";
 import { watchConsole } from "./support/evidence";
 import { shot } from "./support/loops";
@@ -132,4 +133,12 @@ test("Codex's turn reads as a conversation, live and in the iteration detail", a
   await expect(transcript.getByTestId("transcript-result")).toContainText("12,600 in (6,144 cached) · 480 out");
   await expect(transcript).toContainText("Thinking: Running the tests");
   await shot(page, "iteration-transcript-codex");
+
+  // Readable by everyone, in both themes, with a call opened.
+  await transcript.getByTestId("transcript-tool").first().locator("summary").click();
+  await expect(transcript.getByTestId("transcript-tool").first()).toContainText("not ok 1 - adds two numbers");
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("button", { name: "Switch to dark mode" }).click();
+  await transcript.screenshot({ path: "test-results/screenshots/iteration-transcript-codex-dark.png" });
+  expect(await seriousViolations(page)).toEqual([]);
 });
