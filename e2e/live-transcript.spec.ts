@@ -6,6 +6,7 @@
 // preset. Real-CLI loops are the CLI tests' job; this is about the page.
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { seriousViolations } from "./support/a11y";
 import { signIn, trpc } from "./support/auth";
 import { watchConsole } from "./support/evidence";
 import { shot } from "./support/loops";
@@ -55,8 +56,10 @@ test("Claude Code's turn reads as a conversation, live and in the iteration deta
   await signIn(page, "admin");
   const id = await startReplay(page, "claude-code", "claude-code-fix", "1.5");
   await page.goto(`/loops/${id}`);
+  // Watched, as a reader would: scrolled out of view, the card holds still.
+  await page.getByTestId("live-iteration").scrollIntoViewIfNeeded({ timeout: 30_000 });
   const live = page.getByTestId("live-transcript");
-  await live.scrollIntoViewIfNeeded({ timeout: 30_000 });
+  await expect(live).toBeVisible({ timeout: 20_000 });
   // The retry Claude Code made on a 529, then the first words as they stream.
   await expect(live.getByTestId("transcript-retry")).toContainText("API error (529 overloaded): retry 1 of 10");
   await expect(live).toContainText("I'll start by running the test suite", { timeout: 20_000 });
@@ -68,6 +71,7 @@ test("Claude Code's turn reads as a conversation, live and in the iteration deta
   });
   await expect(live).not.toContainText('{"type"');
   await shot(page, "live-transcript-claude");
+  await page.getByTestId("live-iteration").screenshot({ path: "test-results/screenshots/live-card-claude.png" });
 
   // Raw lines one click away, and back.
   await page.getByRole("group", { name: "Show the live output as" }).getByRole("button", { name: "Raw lines" }).click();
@@ -95,6 +99,9 @@ test("Claude Code's turn reads as a conversation, live and in the iteration deta
   await expect(transcript).toContainText(HOSTILE);
   expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
   await shot(page, "iteration-transcript-claude");
+  // The end of the turn, close up: the final result and the hostile text shown as text.
+  await transcript.getByRole("list").evaluate((ol) => (ol.scrollTop = ol.scrollHeight));
+  await transcript.screenshot({ path: "test-results/screenshots/iteration-transcript-claude-end.png" });
 
   await transcript.getByRole("button", { name: "Raw lines" }).click();
   await expect(transcript.getByTestId("iteration-transcript-raw")).toContainText('"type":"result"');
@@ -107,8 +114,10 @@ test("Codex's turn reads as a conversation, live and in the iteration detail", a
   const id = await startReplay(page, "codex", "codex-fix", "2");
   await page.goto(`/loops/${id}`);
 
+  // Watched, as a reader would: scrolled out of view, the card holds still.
+  await page.getByTestId("live-iteration").scrollIntoViewIfNeeded({ timeout: 30_000 });
   const live = page.getByTestId("live-transcript");
-  await live.scrollIntoViewIfNeeded({ timeout: 30_000 });
+  await expect(live).toBeVisible({ timeout: 20_000 });
   await expect(live).toContainText("I'll run the test suite first", { timeout: 20_000 });
   await expect(live.getByTestId("transcript-tool").filter({ hasText: "Shell" }).first()).toContainText("npm test");
   await expect(live.getByTestId("transcript-tool").filter({ hasText: "apply_patch" })).toContainText("src/sum.js", {
@@ -124,4 +133,12 @@ test("Codex's turn reads as a conversation, live and in the iteration detail", a
   await expect(transcript.getByTestId("transcript-result")).toContainText("12,600 in (6,144 cached) · 480 out");
   await expect(transcript).toContainText("Thinking: Running the tests");
   await shot(page, "iteration-transcript-codex");
+
+  // Readable by everyone, in both themes, with a call opened.
+  await transcript.getByTestId("transcript-tool").first().locator("summary").click();
+  await expect(transcript.getByTestId("transcript-tool").first()).toContainText("not ok 1 - adds two numbers");
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("button", { name: "Switch to dark mode" }).click();
+  await transcript.screenshot({ path: "test-results/screenshots/iteration-transcript-codex-dark.png" });
+  expect(await seriousViolations(page)).toEqual([]);
 });

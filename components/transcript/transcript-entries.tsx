@@ -76,7 +76,9 @@ function ToolCall({ e }: { e: Of<"tool"> }) {
             <p className="mb-0.5 text-[11px] font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">
               Input
             </p>
-            <pre className={PRE}>{e.input}</pre>
+            <pre className={PRE} tabIndex={0} aria-label={`Input of ${e.name}`}>
+              {e.input}
+            </pre>
           </div>
         )}
         <div>
@@ -88,7 +90,9 @@ function ToolCall({ e }: { e: Of<"tool"> }) {
               {e.status === "running" ? "Running…" : "No output."}
             </p>
           ) : (
-            <pre className={PRE}>{e.result || "(empty)"}</pre>
+            <pre className={PRE} tabIndex={0} aria-label={`Result of ${e.name}`}>
+              {e.result || "(empty)"}
+            </pre>
           )}
         </div>
       </div>

@@ -21,6 +21,10 @@ export class TranscriptBuilder {
     return `${prefix}#${++this.seq}`;
   }
 
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
   get<K extends Kind>(key: string, kind: K): EntryOf<K> | undefined {
     const e = this.byKey.get(key);
     return e && e.kind === kind ? (e as EntryOf<K>) : undefined;

@@ -15,6 +15,12 @@ export class ClaudeState {
   /** Content blocks seen per message id (assistant lines carry one block each, in order). */
   readonly blocks = new Map<string, number>();
   readonly partialJson = new Map<string, string>();
+  /** A message whose start was not seen streams under a made-up key; its whole form (real id) maps to it. */
+  readonly alias = new Map<string, string>();
+  /** The made-up key of such a message, until its whole form names it. */
+  unnamed: string | null = null;
+  /** Blocks started (or streaming) and not yet stopped. */
+  readonly open = new Set<string>();
 }
 
 export function claudeLine(b: TranscriptBuilder, s: ClaudeState, o: Json): void {
@@ -60,13 +66,29 @@ function system(b: TranscriptBuilder, o: Json) {
 function stream(b: TranscriptBuilder, s: ClaudeState, e: Json) {
   if (e.type === "message_start") {
     s.message = str(obj(e.message)?.id) ?? b.nextKey("message");
+    s.unnamed = null;
     return;
   }
   if (e.type !== "content_block_start" && e.type !== "content_block_delta" && e.type !== "content_block_stop") return;
   // A tail that starts mid-message has no message_start: its deltas still show.
   if (s.message === null && e.type === "content_block_stop") return;
-  s.message ??= b.nextKey("message");
-  const key = `${s.message}:${num(e.index) ?? 0}`;
+  const index = num(e.index) ?? 0;
+  // A block that starts, or text that streams, where a finished block already stands: the next
+  // message's start was lost (a gap in a live tail). It gets a key of its own instead of being
+  // glued to the finished one.
+  const current = s.message === null ? null : `${s.message}:${index}`;
+  const stale =
+    current !== null &&
+    e.type !== "content_block_stop" &&
+    b.has(current) &&
+    (e.type === "content_block_start" || !s.open.has(current));
+  if (s.message === null || stale) {
+    s.message = b.nextKey("message");
+    s.unnamed = s.message;
+  }
+  const key = `${s.message}:${index}`;
+  if (e.type === "content_block_stop") s.open.delete(key);
+  else s.open.add(key);
   if (e.type === "content_block_start") {
     const block = obj(e.content_block) ?? {};
     if (block.type === "text") b.upsert(key, "text", () => ({ text: str(block.text) ?? "", streaming: true }));
@@ -106,7 +128,13 @@ function stream(b: TranscriptBuilder, s: ClaudeState, e: Json) {
 }
 
 function assistant(b: TranscriptBuilder, s: ClaudeState, m: Json) {
-  const id = str(m.id) ?? s.message ?? b.nextKey("message");
+  const real = str(m.id);
+  // The whole form of a message that streamed without its start: the same entries, not new ones.
+  if (real && s.unnamed && !s.blocks.has(real) && !s.alias.has(real)) {
+    s.alias.set(real, s.unnamed);
+    s.unnamed = null;
+  }
+  const id = (real && s.alias.get(real)) ?? real ?? s.message ?? b.nextKey("message");
   const content = Array.isArray(m.content) ? m.content : [];
   for (const raw of content) {
     const block = obj(raw) ?? {};

@@ -125,14 +125,44 @@ describe("transcriptOf, while the turn streams", () => {
 
   it("reads a tail that starts mid-message (the live view keeps the newest lines)", () => {
     const cut = lines.findIndex((l) => l.includes('"text_delta"')) + 3;
+    const streaming = transcriptOf(lines.slice(cut, cut + 3));
+    expect(streaming.format).toBe("claude-code");
+    expect(streaming.entries[0]).toMatchObject({ kind: "text", streaming: true });
+    expect(streaming.entries[0]!.kind === "text" && streaming.entries[0]!.text).toMatch(/^…\S/);
+    // Its whole form (the assistant line, with the real message id) completes that entry: no second copy.
     const t = transcriptOf(lines.slice(cut));
-    expect(t.format).toBe("claude-code");
-    expect(t.entries[0]).toMatchObject({ kind: "text", streaming: true });
-    expect(t.entries[0]!.kind === "text" && t.entries[0]!.text).toMatch(/^…\S/);
+    expect(t.entries.filter((e) => e.kind === "text" && e.text.includes("running the test suite"))).toEqual([
+      expect.objectContaining({ text: final, streaming: false }),
+    ]);
     // A result whose call scrolled away still shows, as a tool of unknown name.
     const firstResult = lines.findIndex((l) => l.includes('"tool_result"'));
     const tail = transcriptOf(lines.slice(firstResult));
     expect(tail.entries[0]).toMatchObject({ kind: "tool", name: "tool", status: "error" });
+  });
+});
+
+describe("transcriptOf, gaps in a live tail", () => {
+  const lines = fixture("claude-code-fix");
+  const starts = lines.flatMap((l, i) => (l.includes('"message_start"') ? [i] : []));
+
+  it.each([1, 2, 3])("a lost message_start (message %i) does not glue the next message to the previous one", (m) => {
+    const gap = lines.filter((_, i) => i !== starts[m]);
+    const texts = transcriptOf(gap).entries.flatMap((e) => (e.kind === "text" ? [e.text] : []));
+    expect(texts).toEqual(transcriptOf(lines).entries.flatMap((e) => (e.kind === "text" ? [e.text] : [])));
+  });
+
+  it("while the next message still streams after the gap, it stands apart", () => {
+    const next = starts[1]!;
+    const firstDelta = lines.findIndex((l, i) => i > next && l.includes('"text_delta"'));
+    const gap = lines.slice(0, firstDelta + 4).filter((_, i) => i !== next && i !== next + 1);
+    const texts = transcriptOf(gap).entries.filter((e) => e.kind === "text");
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatchObject({
+      text: "I'll start by running the test suite to see what fails.",
+      streaming: false,
+    });
+    expect(texts[1]).toMatchObject({ streaming: true });
+    expect(texts[1]!.kind === "text" && texts[1]!.text).toMatch(/^…One test/);
   });
 });
 

@@ -42,6 +42,7 @@ export function IterationTranscript({ loopId, number, attempt }: { loopId: strin
       ) : (
         <pre
           aria-label={`Raw output lines of iteration ${number}`}
+          tabIndex={0}
           data-testid="iteration-transcript-raw"
           className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-2 font-mono text-xs text-slate-100"
         >
