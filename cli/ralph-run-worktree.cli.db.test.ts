@@ -19,18 +19,19 @@ import { runCheckOnce } from "../server/loops/check-preview.service";
 import { loopDefinitionSchema } from "../server/loops/loop-definition";
 import { preflightDefinition } from "../server/loops/loop-preflight.service";
 import { runPreflightChecks } from "../server/loops/preflight-run.service";
+import { loopEnvironmentOf } from "../server/loops/loop-environment.service";
 import { EXIT } from "./exit-codes";
 
-// "Test the check now" runs in this process (getEnv reads these on first use): its temporary worktrees go
-// under this data folder, and the projects' folder is one an operator may choose.
-const dataDir = join(tmpdir(), `ralph-preview-data-${process.pid}`);
-vi.stubEnv("RALPH_DATA_DIR", dataDir);
+// `ralph run` keeps its data in <folder>/data; "Test the check now" and the loop page's reads run in this
+// process (getEnv reads these on first use) with the same data folder. The projects' folder is one an
+// operator may choose.
+const folder = mkdtempSync(join(tmpdir(), "ralph-run-wt-"));
+vi.stubEnv("RALPH_DATA_DIR", join(folder, "data"));
 vi.stubEnv("RALPH_WORKSPACE_ROOTS", tmpdir());
 
 const operator = { actor: { ...LOCAL_OPERATOR, role: "operator" as const }, reason: null };
 
 describe("loops on real-shaped projects, in their worktree [sqlite]", () => {
-  let folder: string;
   // Beside the run's folder, not in it: `ralph run` treats its working folder as the app folder.
   let projects: string;
   let db: Database | undefined;
@@ -60,14 +61,12 @@ describe("loops on real-shaped projects, in their worktree [sqlite]", () => {
     }));
 
   beforeAll(() => {
-    folder = mkdtempSync(join(tmpdir(), "ralph-run-wt-"));
     projects = mkdtempSync(join(tmpdir(), "ralph-wt-projects-"));
   });
   afterAll(async () => {
     await db?.close();
     rmSync(folder, { recursive: true, force: true });
     rmSync(projects, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
 
   it("npm, node_modules from .worktreeinclude: the loop scores mocha right at 1 and completes at 2; the form and the preflight say the same", async () => {
@@ -81,6 +80,11 @@ describe("loops on real-shaped projects, in their worktree [sqlite]", () => {
     expect(final).toMatchObject({ status: "completed", iteration: 2 });
     const [first] = await scores(final.id);
     expect(first).toEqual({ number: 1, tests: 0.5 });
+    expect(await loopEnvironmentOf(database(), final.id)).toMatchObject({
+      status: "ready",
+      included: [".env", "node_modules"],
+      setup: null,
+    });
     // The same verdict, from the same place.
     expect(preview).toMatchObject({ score: 0.5, ranIn: "worktree" });
     expect(preview.reason).toContain("1/2 passed");
@@ -133,5 +137,9 @@ describe("loops on real-shaped projects, in their worktree [sqlite]", () => {
     expect(final.iteration).toBe(0);
     expect(final.stopReason).toMatch(/the setup command "sh -c .*" exited with 1 .*npm ERR! code E404/);
     expect(await scores(final.id)).toEqual([]);
+    // The loop page: the setup failed, with its log.
+    const env = await loopEnvironmentOf(database(), final.id);
+    expect(env).toMatchObject({ status: "failed", setup: { argv: ["sh", "-c", expect.any(String)] } });
+    expect(env.setup!.logTail).toContain("npm ERR! code E404");
   }, 300_000);
 });

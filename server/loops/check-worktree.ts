@@ -16,6 +16,7 @@ import {
   setupLogPath,
   type EnvironmentRecord,
 } from "../agents/git/workspace-environment";
+import { workspaceFolder } from "../agents/git/workspace-subfolder";
 import { agentHome, serverIsolation } from "../agents/sandbox/isolation";
 import type { WorkspaceSetupConfig } from "../agents/workspace-setup.schema";
 import { getEnv } from "../env";
@@ -88,7 +89,9 @@ export async function inLoopPlace<T>(
       environment.setup ? `ran "${environment.setup.argv.join(" ")}"` : null,
     ].filter(Boolean);
     const note = `Ran in a new worktree of HEAD, as the loop will${parts.length > 0 ? ` (${parts.join("; ")})` : ""}.`;
-    return await fn({ dir, runId, kind: "worktree", environment, note });
+    // A package of a monorepo: the check runs in that folder of the worktree, as the loop's will.
+    const folder = await workspaceFolder({ dir, branch: null, baselineSha: headSha, mode: "worktree" }, opts.workspace);
+    return await fn({ dir: folder, runId, kind: "worktree", environment, note });
   } finally {
     await git(top, ["worktree", "remove", "--force", dir], { allowFail: true });
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-// A stored loop's worktree environment (.worktreeinclude, setup command),
+// A stored loop's worktree environment (.worktreeinclude, submodules, setup command),
 // prepared when its ports are built, before iteration 1: a failure there is
 // a loop that cannot run (the runtime stops it with the reason), not a series
 // of failing iterations. Loops with neither skip it without a git command.
@@ -16,11 +16,14 @@ export function setupOf(config: unknown): WorkspaceSetupConfig | null {
   return parsed.success && parsed.data.argv.length > 0 ? parsed.data : null;
 }
 
-/** The `.worktreeinclude` of the repository holding `dir`, if there is one (no git command: a walk up to `.git`). */
-export function includeFileFor(dir: string): string | null {
+/**
+ * Whether the repository holding `dir` has a `.worktreeinclude` or submodules, which a new worktree
+ * needs brought in (no git command: a walk up to `.git`).
+ */
+export function worktreeNeedsEnvironment(dir: string): boolean {
   for (let at = resolve(dir); ; at = dirname(at)) {
-    if (existsSync(join(at, ".git"))) return existsSync(join(at, WORKTREE_INCLUDE)) ? join(at, WORKTREE_INCLUDE) : null;
-    if (dirname(at) === at) return null;
+    if (existsSync(join(at, ".git"))) return [WORKTREE_INCLUDE, ".gitmodules"].some((f) => existsSync(join(at, f)));
+    if (dirname(at) === at) return false;
   }
 }
 
@@ -34,7 +37,7 @@ export async function prepareLoopEnvironment(opts: {
   isolation: "worktree" | "in-place";
 }) {
   const setup = setupOf(opts.config);
-  const includes = opts.isolation === "worktree" && includeFileFor(opts.source) !== null;
+  const includes = opts.isolation === "worktree" && worktreeNeedsEnvironment(opts.source);
   if (!setup && !includes) return null;
   if (hasEnvironmentRecord(opts.stateDir, opts.loopId)) return null;
   const ws = await opts.git.prepared(opts.loopId);

@@ -19,6 +19,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { IterationItem } from "./iteration-item";
 import { BadgeLegend } from "./iteration-outcome";
 import { PatchDownload } from "./patch-download";
+import { WorktreeEnvironment } from "./worktree-environment";
 import { WorktreeRemove } from "./worktree-remove";
 import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
 import { ITERATION_PAGE } from "./iteration-page";
@@ -94,10 +95,13 @@ export function IterationTimeline({
     );
   if ((newest ?? first.data).items.length === 0) {
     return box(
-      <EmptyState title="No iterations yet">
-        Each iteration appears here as soon as it ends: its input, output, scores, and the agent’s claim beside the
-        evidence.
-      </EmptyState>,
+      <>
+        <WorktreeEnvironment loopId={loopId} />
+        <EmptyState title="No iterations yet">
+          Each iteration appears here as soon as it ends: its input, output, scores, and the agent’s claim beside the
+          evidence.
+        </EmptyState>
+      </>,
     );
   }
   const last = pages.at(-1)!;
@@ -106,6 +110,7 @@ export function IterationTimeline({
   const withFallback = rows.some((r) => r.agent === "fallback");
   return box(
     <>
+      <WorktreeEnvironment loopId={loopId} />
       <div className="mb-2 flex justify-end gap-2">
         <WorktreeRemove loopId={loopId} />
         <PatchDownload loopId={loopId} />

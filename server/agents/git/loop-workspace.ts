@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { git } from "./git-cli";
 import { diffPatch, iterationDiff, type CappedDiff } from "./git-diff";
+import { workspaceFolder } from "./workspace-subfolder";
 import {
   baselineRef,
   changedNotAdded,
@@ -125,7 +126,8 @@ export function loopGitWorkspace(opts: {
     });
   };
   return {
-    dir: async (loopId) => (await prepare(loopId)).dir,
+    // A folder inside the repository (a monorepo package) runs in that folder of the worktree.
+    dir: async (loopId) => workspaceFolder(await prepare(loopId), opts.source(loopId)),
     prepared: prepare,
     async snapshot(loopId, iteration) {
       const ws = await prepare(loopId);

@@ -18,6 +18,7 @@ import type { WorkspaceSetupConfig } from "../workspace-setup.schema";
 import { git } from "./git-cli";
 import { shortLoopId, workingTreeChanges, type PreparedWorkspace } from "./git-workspace";
 import { bringIncludes, resolveWorktreeIncludes, WorkspaceEnvironmentError } from "./worktree-include";
+import { initSubmodules } from "./worktree-submodules";
 
 export { WorkspaceEnvironmentError };
 
@@ -33,6 +34,8 @@ export interface EnvironmentRecord {
   status: "ready";
   /** Paths brought in from .worktreeinclude. */
   included: string[];
+  /** Submodules initialised from the user's checkout. */
+  submodules?: string[];
   setup: SetupRun | null;
   at: string;
 }
@@ -157,9 +160,11 @@ export async function prepareEnvironment(opts: {
   // Only a worktree is the loop's own to reset: in place and init are the user's folder.
   const own = ws.mode === "worktree";
   let included: string[] = [];
+  let submodules: string[] = [];
   try {
     if (own) {
       const top = (await git(opts.source, ["rev-parse", "--show-toplevel"])).trim();
+      submodules = await initSubmodules(top, ws.dir);
       included = await resolveWorktreeIncludes(top);
       // A partial copy a crashed attempt left is replaced entry by entry.
       await bringIncludes(top, ws.dir, included);
@@ -190,7 +195,13 @@ export async function prepareEnvironment(opts: {
         );
       }
     }
-    const record: EnvironmentRecord = { status: "ready", included, setup: ran, at: new Date().toISOString() };
+    const record: EnvironmentRecord = {
+      status: "ready",
+      included,
+      ...(submodules.length > 0 ? { submodules } : {}),
+      setup: ran,
+      at: new Date().toISOString(),
+    };
     writeFileSync(environmentRecordPath(opts.stateDir, loopId), `${JSON.stringify(record)}\n`);
     return record;
   } catch (error) {

@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   rmSync,
   readdirSync,
@@ -23,7 +24,7 @@ import {
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runLoop } from "../../engine";
-import { git, npmProject, pythonProject } from "../fixtures/real-projects";
+import { commitAll, git, npmProject, pythonProject } from "../fixtures/real-projects";
 import { realEngineDeps, tempRoot } from "../fixtures/harness";
 import { createPorts } from "../registry";
 import { hiddenPaths } from "../sandbox/isolation";
@@ -72,6 +73,8 @@ function checkoutFingerprint(dir: string): Record<string, string> {
 
 async function runProjectLoop(opts: {
   repo: string;
+  /** The loop's workspace when it is a folder inside the repository (default: the repository). */
+  workspace?: string;
   check: Record<string, unknown>;
   setup?: string[];
   maxIterations?: number;
@@ -80,8 +83,9 @@ async function runProjectLoop(opts: {
   // The engine names the loop with its deps' first id: the worktree is made for that id.
   const loopId = opts.startAt ? "fork-1" : "id-1";
   const worktreesDir = join(tmp.root, "worktrees", `${basename(opts.repo)}${opts.startAt ? "-fork" : ""}`);
+  const source = opts.workspace ?? opts.repo;
   const gitWs = loopGitWorkspace({
-    source: () => opts.repo,
+    source: () => source,
     isolation: "worktree",
     worktreesDir,
     evidence: { protectedPaths: ["test/**", "tests/**"], onTamper: "restore" },
@@ -92,7 +96,7 @@ async function runProjectLoop(opts: {
   const environment = await prepareEnvironment({
     loopId,
     ws: await gitWs.prepared(loopId),
-    source: opts.repo,
+    source,
     setup: opts.setup ? workspaceSetupSchema.parse({ argv: opts.setup, timeoutSeconds: 60 }) : null,
     deps,
     stateDir: worktreesDir,
@@ -123,7 +127,7 @@ async function runProjectLoop(opts: {
       )(),
     },
   });
-  return { result, environment, dir: (await gitWs.prepared(loopId)).dir, loopId, worktreesDir };
+  return { result, environment, dir: (await gitWs.prepared(loopId)).dir, runDir: await gitWs.dir(loopId), loopId };
 }
 
 describe("the loop's worktree has what the checks need", () => {
@@ -194,6 +198,74 @@ describe("the loop's worktree has what the checks need", () => {
     expect(fork.result.report.success).toBe(true);
     expect(checkoutFingerprint(repo)).toEqual(before);
   }, 120_000);
+});
+
+describe("monorepos and submodules", () => {
+  it("a package of a monorepo: agent and check run in its folder of the worktree; the loop completes", async () => {
+    const repo = join(tmp.root, "mono");
+    const pkg = npmProject(join(repo, "packages"), "app", { noGit: true });
+    writeFileSync(join(repo, "README.md"), "a monorepo\n");
+    writeFileSync(join(repo, ".worktreeinclude"), "packages/app/node_modules\n");
+    commitAll(repo);
+    const before = checkoutFingerprint(repo);
+    const { result, dir, runDir } = await runProjectLoop({ repo, workspace: pkg, check: { argv: ["npm", "test"] } });
+    expect(runDir).toBe(join(dir, "packages", "app"));
+    expect(result.records[0]!.scores.tests).toBe(0.5);
+    expect(result.report.success).toBe(true);
+    const snapshot = result.records[1]!.meta?.snapshot as { files: { path: string }[] };
+    expect(snapshot.files.map((f) => f.path)).toEqual(["packages/app/src/sum.js"]);
+    expect(checkoutFingerprint(repo)).toEqual(before);
+  }, 120_000);
+
+  const withSubmodule = (name: string) => {
+    const lib = join(tmp.root, `${name}-lib`);
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(join(lib, "lib.txt"), "from the submodule\n");
+    commitAll(lib);
+    const repo = npmProject(tmp.root, name, { include: ["node_modules"] });
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib");
+    git(repo, "commit", "-qm", "add the submodule");
+    return repo;
+  };
+
+  it("submodules are initialised in the worktree from the user's checkout; the checkout and its config stay as they were", async () => {
+    const repo = withSubmodule("with-sub");
+    const before = { ...checkoutFingerprint(repo), config: readFileSync(join(repo, ".git", "config"), "utf8") };
+    const { result, environment, dir } = await runProjectLoop({ repo, check: { argv: ["npm", "test"] } });
+    expect(environment.submodules).toEqual(["vendor/lib"]);
+    expect(readFileSync(join(dir, "vendor", "lib", "lib.txt"), "utf8")).toBe("from the submodule\n");
+    expect(result.report.success).toBe(true);
+    expect({ ...checkoutFingerprint(repo), config: readFileSync(join(repo, ".git", "config"), "utf8") }).toEqual(
+      before,
+    );
+  }, 120_000);
+
+  it("a submodule the user has not initialised either is refused, saying how to fix it", async () => {
+    const upstream = withSubmodule("sub-upstream");
+    const repo = join(tmp.root, "sub-clone");
+    git(tmp.root, "clone", "-q", upstream, repo);
+    const loopId = nextLoopId();
+    const worktreesDir = join(tmp.root, "worktrees", "sub-clone");
+    const gitWs = loopGitWorkspace({
+      source: () => repo,
+      isolation: "worktree",
+      worktreesDir,
+      evidence: { protectedPaths: [], onTamper: "restore" },
+    });
+    const ws = await gitWs.prepared(loopId);
+    await expect(
+      prepareEnvironment({
+        loopId,
+        ws,
+        source: repo,
+        setup: null,
+        deps: { workspaceDir: () => ws.dir, secrets: envSecretResolver, isolation },
+        stateDir: worktreesDir,
+      }),
+    ).rejects.toThrow(
+      /the submodule "vendor\/lib" is not initialised in your checkout.*git submodule update --init vendor\/lib/,
+    );
+  }, 60_000);
 });
 
 describe("bad entries and failing setups: a clear error, nothing half-made, the checkout untouched", () => {

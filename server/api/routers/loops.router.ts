@@ -10,6 +10,7 @@ import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
 import { preflightDefinition } from "../../loops/loop-preflight.service";
 import { runPreflightChecks } from "../../loops/preflight-run.service";
+import { loopEnvironmentOf } from "../../loops/loop-environment.service";
 import { secretChoices } from "../../loops/secret-choices.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
 import { roleProcedure, router } from "../trpc";
@@ -175,6 +176,26 @@ export const loopsRouter = router({
     .input(z.object({ id: loopId }))
     .output(z.object({ fileName: z.string(), patch: z.string() }))
     .query(({ ctx, input }) => loopPatchOf(ctx.db, input.id)),
+  /** The loop's worktree environment: what .worktreeinclude copied, the submodules, the setup command's status and log. */
+  environment: viewer
+    .input(z.object({ id: loopId }))
+    .output(
+      z.object({
+        status: z.enum(["ready", "failed", "pending", "none"]),
+        included: z.array(z.string()),
+        submodules: z.array(z.string()),
+        setup: z
+          .object({
+            argv: z.array(z.string()),
+            timeoutSeconds: z.number(),
+            exitCode: z.number().nullable(),
+            durationMs: z.number().nullable(),
+            logTail: z.string().nullable(),
+          })
+          .nullable(),
+      }),
+    )
+    .query(({ ctx, input }) => loopEnvironmentOf(ctx.db, input.id)),
   /** Starting points for the New-loop form (complete, valid definitions). */
   templates: viewer.output(templatesOutput).query(() => loopTemplates()),
   /** A loop's stored definition for "clone", secrets blanked (redactedPaths says which to ask again). */
