@@ -3,9 +3,11 @@
 // CLI on the server, every secret it needs) for the definition as it stands,
 // re-checked a moment after the operator stops typing. The same checks refuse
 // a loop that would start without them.
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { errorMessage } from "@/components/shared/trpc-errors";
+import { Button } from "@/components/ui/button";
 
 const ICON = { ok: "✓", warning: "!", problem: "✗", unknown: "?" } as const;
 const TONE = {
@@ -29,6 +31,11 @@ export function PreflightPanel({ value, enabled }: { value: unknown; enabled: bo
     placeholderData: keepPreviousData,
   });
   const checks = preflight.data?.checks ?? [];
+  // The definition's command checks, run once where the loop's first check will run.
+  const run = useMutation(trpc.loops.preflightRun.mutationOptions());
+  const hasChecks = ((settled as { scorers?: { kind?: unknown }[] } | null)?.scorers ?? []).some(
+    (s) => s?.kind === "command-check",
+  );
   if (!enabled || checks.length === 0) return null;
   return (
     <section
@@ -55,6 +62,39 @@ export function PreflightPanel({ value, enabled }: { value: unknown; enabled: bo
           </li>
         ))}
       </ul>
+      {hasChecks && (
+        <div className="mt-3 space-y-1">
+          <Button
+            size="sm"
+            variant="secondary"
+            pending={run.isPending}
+            disabled={run.isPending}
+            onClick={() => run.mutate(settled as never)}
+          >
+            Run the checks where the loop will
+          </Button>
+          {run.isError && (
+            <p role="alert" className={TONE.problem}>
+              {errorMessage(run.error)}
+            </p>
+          )}
+          {run.data && (
+            <ul data-testid="preflight-run" className="space-y-1">
+              {run.data.note && <li className="text-xs text-slate-600 dark:text-slate-400">{run.data.note}</li>}
+              {run.data.checks.map((c) => (
+                <li key={c.id} data-status={c.status} className="flex gap-2">
+                  <span aria-hidden className={TONE[c.status]}>
+                    {ICON[c.status]}
+                  </span>
+                  <span className="min-w-0 break-words">
+                    <span className="font-medium">{c.label}</span>: {c.message}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
     </section>
   );
 }
