@@ -11,7 +11,9 @@ import { buildChildEnv } from "../process-env";
 import { missingProgram } from "../process-group";
 import { agentHome, serverIsolation } from "./isolation";
 import { networkHosts } from "./network-presets";
-import { sandboxArgv, sandboxAvailability } from "./sandbox-runtime";
+import { getEnv } from "../../env";
+import { sandboxArgv, sandboxAvailability, type SandboxPlan } from "./sandbox-runtime";
+import { warmLaunch } from "./warm-pool";
 
 export interface PreparedProcess {
   argv: string[];
@@ -61,14 +63,16 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
 
   const home = agentHome(isolation, req.loopId);
   env.HOME = home;
-  const wrapped = await sandboxArgv(
-    req.argv,
-    {
-      writable: [req.workspace, home],
-      hidden: isolation.hidden,
-      hosts: hosts!.filter((h) => !isolation.allowHosts.includes(h)),
-    },
-    isolation.allowHosts,
-  );
+  const plan: SandboxPlan = {
+    writable: [req.workspace, home],
+    hidden: isolation.hidden,
+    hosts: hosts!.filter((h) => !isolation.allowHosts.includes(h)),
+  };
+  // The same sandbox, started once for this policy and entered by each command (warm-sandbox.ts).
+  if ((isolation.warm ?? getEnv().RALPH_SANDBOX_WARM) === "on") {
+    const warm = await warmLaunch(req.argv, req.cwd, env, plan, isolation.allowHosts);
+    if (warm) return { argv: warm.argv, env: warm.env, secretValues, sandboxed, release: warm.release };
+  }
+  const wrapped = await sandboxArgv(req.argv, plan, isolation.allowHosts);
   return { argv: wrapped.argv, env, secretValues, sandboxed, release: wrapped.release };
 }
