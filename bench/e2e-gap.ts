@@ -12,9 +12,9 @@ import { request, type APIRequestContext } from "@playwright/test";
 import { inheritedEnv } from "../server/env";
 import { percentile } from "./runtime-bench";
 
-const ADMIN = { email: "bench@ralph.test", password: "bench-admin-password-1234" };
+export const ADMIN = { email: "bench@ralph.test", password: "bench-admin-password-1234" };
 
-async function call(api: APIRequestContext, base: string, path: string, input: unknown, query = false) {
+export async function call(api: APIRequestContext, base: string, path: string, input: unknown, query = false) {
   const payload = JSON.stringify({ json: input });
   const headers = { origin: base, "content-type": "application/json" };
   const res = query
@@ -25,7 +25,7 @@ async function call(api: APIRequestContext, base: string, path: string, input: u
   return body.result?.data?.json as Record<string, unknown>;
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+export async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -67,7 +67,7 @@ const descendantsOf = (pid: number): number[] => childrenOf(pid).flatMap((c) => 
 const isSpawnHelper = (pid: number) => (readIf(`/proc/${pid}/cmdline`) ?? "").includes("spawn-helper");
 
 /** Pairs of (start, end) stamps in ms, in call order. */
-function readStamps(file: string) {
+export function readStamps(file: string) {
   const calls: { start: number; end: number }[] = [];
   let start: number | null = null;
   for (const line of readFileSync(file, "utf8").split("\n")) {

@@ -4,6 +4,9 @@
 // runs the browser figures alone; `--only=control,idle` picks some of them
 // (idle, cls, control, lighthouse). `-- --dashboard` runs the dashboard's
 // (10,000 loops, 1,000,000 iterations, a loop of 20,000) on both databases.
+// `-- --defaults` runs issue 36's figures alone (the gap with the sandbox and
+// snapshots on, against ralphy-cli; the sandbox's launch cost; the snapshot on
+// a real-shaped 10k repository); `-- --large` takes more snapshot samples.
 // (`-- --ui --port=3120` to keep clear of other checkouts.)
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
@@ -21,6 +24,7 @@ import { measureBreakdown } from "./iteration-breakdown";
 import { measureEndToEndGap } from "./e2e-gap";
 import { printGap } from "./gap-report";
 import { measureCheckpointSize, printCheckpointSize } from "./checkpoint-size";
+import { measureDefaultsGap } from "./defaults-gap";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { RUNTIME_NODE_FLAGS, runtimeEnv } from "../scripts/lib/runtime-node-flags.mjs";
@@ -248,29 +252,73 @@ async function runtimeFigures() {
   console.error("… end-to-end gap through next start");
   printGap.endToEnd(await measureEndToEndGap(root, { iterations: 1000 }));
 
-  console.error("… command agent: cost of the sandbox per iteration");
+  await defaultsFigures();
+}
+
+/** Issue 36 and 29's figures: the gap with the defaults on, the sandbox's launch cost, the snapshot's. */
+async function defaultsFigures() {
+  console.error("… gap with the defaults on (sandbox, snapshots), beside each turned off, and ralphy-cli");
+  const d = await measureDefaultsGap(root, { iterations: 50, rounds: 2 });
+  console.log("");
+  console.log(
+    "end-to-end gap with the defaults on: Claude Code preset on an instant fake `claude`, next start, SQLite (ms)",
+  );
+  if (!d) console.log("  n/a: run `npm run build` first");
+  else {
+    const ralphy = d.gaps["ralphy-cli 4.7.2"];
+    for (const [name, g] of Object.entries(d.gaps)) {
+      const ratio = ralphy && name !== "ralphy-cli 4.7.2" ? `  ratio to ralphy ${fmt(g.p50 / ralphy.p50)}` : "";
+      console.log(`  ${name.padEnd(26)} p50 ${fmt(g.p50)}  p95 ${fmt(g.p95)}  (${g.n} gaps)${ratio}`);
+    }
+    if (ralphy) {
+      const def = d.gaps.defaults!;
+      const check = d.gaps["defaults + command check"]!;
+      console.log(
+        `  target: defaults <= 1.0x ralphy (${met(def.p50 <= ralphy.p50)}), with a command check <= 2x (${met(check.p50 <= 2 * ralphy.p50)})`,
+      );
+    } else console.log("  ralphy-cli: not installed (npm registry unreachable?)");
+  }
+
+  console.error("… command agent: cost of the sandbox per launch");
   const sandbox = await measureSandboxCost(40);
   const ms = (m: { p50: number; p95: number }) => `p50 ${fmt(m.p50)} / p95 ${fmt(m.p95)}`;
   console.log("");
   console.log("command agent, one instant iteration (ms)");
-  console.log(`  bare spawn of the script      ${ms(sandbox.bareMs)}`);
+  console.log(`  bare spawn of the script         ${ms(sandbox.bareMs)}`);
   console.log(
-    `  executor, sandbox off         ${ms(sandbox.unsandboxedMs)}  → executor overhead p50 ${fmt(sandbox.unsandboxedMs.p50 - sandbox.bareMs.p50)} ms (target < 5)`,
+    `  executor, sandbox off            ${ms(sandbox.unsandboxedMs)}  → executor overhead p50 ${fmt(sandbox.unsandboxedMs.p50 - sandbox.bareMs.p50)} ms (target < 5)`,
   );
-  console.log(
-    sandbox.available
-      ? `  executor, sandboxed           ${ms(sandbox.sandboxedMs)}  → sandbox cost p50 ${fmt(sandbox.sandboxedMs.p50 - sandbox.unsandboxedMs.p50)} ms`
-      : "  executor, sandboxed           n/a (sandbox unavailable here)",
-  );
+  if (!sandbox.available) console.log("  executor, sandboxed              n/a (sandbox unavailable here)");
+  else {
+    console.log(`  executor, warm sandbox (default) ${ms(sandbox.warmMs)}`);
+    console.log(`  executor, a sandbox per process  ${ms(sandbox.sandboxedMs)}  (RALPH_SANDBOX_WARM=off)`);
+    console.log(
+      `  sandbox launch overhead over unsandboxed: ${ms(sandbox.warmOverheadMs)} (target p50 < 10: ${met(sandbox.warmOverheadMs.p50 < 10)})`,
+    );
+  }
 
-  console.error("… git snapshot per iteration");
-  const snap = await measureSnapshotCost(30);
+  console.error("… git snapshot per iteration on a real-shaped 10k-file repository");
+  const snap = await measureSnapshotCost(largeSeeds ? 30 : 15);
   console.log("");
-  console.log(`git snapshot of one iteration, ${snap.files} files with ${snap.changed} changed (ms; target p50 < 150)`);
-  console.log(`  ${ms(snap)}`);
+  console.log(
+    `git snapshot of one iteration (commit, diff, tamper check), real-shaped repo of ${snap.files} files, ${snap.changed} changed (ms)`,
+  );
+  console.log(`  snapshot ${ms(snap)}  (target p50 < 150: ${met(snap.p50 < 150)})`);
+  console.log(
+    `  git status of the same worktree p50 ${fmt(snap.statusP50)}; snapshot / status, median of pairs ${fmt(snap.ratio)} (target <= 1.5: ${met(snap.ratio <= 1.5)})`,
+  );
+  console.log(
+    `  first worktree of the repository ${fmt(snap.firstWorktreeMs, 0)} ms (target < 2,000, else shown as a step)`,
+  );
 }
 
+const met = (ok: boolean) => (ok ? "met" : "NOT met");
+// --large: more samples of the slow figures (the snapshot's); the default keeps the bench short.
+const largeSeeds = process.argv.includes("--large");
+const defaultsOnly = process.argv.includes("--defaults");
+
 if (dashboardOnly) await dashboardOnlyFigures();
+else if (defaultsOnly) await defaultsFigures();
 else {
   if (!uiOnly) await runtimeFigures();
   await printUiFigures(root, uiPort, uiOnlyFigures, lighthouseRuns);

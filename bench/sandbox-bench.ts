@@ -1,7 +1,10 @@
 // What isolation costs per iteration of a command agent: the same instant
 // agent (a shell script that answers at once) through the executor without
-// the sandbox (the orphan watcher only) and inside it (bubblewrap, its own
-// filesystem view, network namespace and proxy), against a bare spawn.
+// the sandbox (the orphan watcher only), entering the loop's warm sandbox
+// (the default), and starting a sandbox of its own (bubblewrap, its own
+// filesystem view, network namespace and relays: RALPH_SANDBOX_WARM=off),
+// against a bare spawn; interleaved. Target (issue 36): a sandboxed launch
+// costs < 10 ms at the median over the unsandboxed one.
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +13,7 @@ import { createCommandAgent } from "../server/agents/command.executor";
 import { commandAgentSchema } from "../server/agents/command.schema";
 import { hiddenPaths, type IsolationSettings } from "../server/agents/sandbox/isolation";
 import { sandboxAvailability } from "../server/agents/sandbox/sandbox-runtime";
+import { closeWarmSandboxes } from "../server/agents/sandbox/warm-pool";
 import type { SecretResolver } from "../server/agents/secret-resolver";
 import { percentile } from "./runtime-bench";
 
@@ -32,7 +36,12 @@ export interface SandboxCost {
   available: boolean;
   bareMs: { p50: number; p95: number };
   unsandboxedMs: { p50: number; p95: number };
+  /** Each process starts its own sandbox (RALPH_SANDBOX_WARM=off). */
   sandboxedMs: { p50: number; p95: number };
+  /** The default: each process enters the loop's warm sandbox. */
+  warmMs: { p50: number; p95: number };
+  /** Per round, warm sandboxed − unsandboxed (the launch overhead the target is about). */
+  warmOverheadMs: { p50: number; p95: number };
 }
 
 export async function measureSandboxCost(iterations = 40): Promise<SandboxCost> {
@@ -44,17 +53,18 @@ export async function measureSandboxCost(iterations = 40): Promise<SandboxCost> 
     writeFileSync(script, SCRIPT);
     chmodSync(script, 0o755);
     const secrets: SecretResolver = { resolve: async () => undefined };
-    const isolation = (mode: "on" | "off"): IsolationSettings => ({
+    const isolation = (mode: "on" | "off", warm: "on" | "off"): IsolationSettings => ({
       mode,
       hidden: hiddenPaths(join(root, "data"), process.cwd()),
       homeRoot: join(root, "data", "agent-homes"),
       allowHosts: [],
+      warm,
     });
-    const agentWith = (mode: "on" | "off") =>
+    const agentWith = (mode: "on" | "off", warm: "on" | "off" = "on") =>
       createCommandAgent(commandAgentSchema.parse({ kind: "command", argv: ["./agent.sh"] }), {
         workspaceDir: () => workspace,
         secrets,
-        isolation: isolation(mode),
+        isolation: isolation(mode, warm),
       });
     const request = {
       loopId: "bench",
@@ -67,25 +77,46 @@ export async function measureSandboxCost(iterations = 40): Promise<SandboxCost> 
       onProgress: () => undefined,
     };
     const available = (await sandboxAvailability()).available;
-    const timed = async (run: () => Promise<unknown>) => {
-      const samples: number[] = [];
-      for (let i = 0; i < 3; i++) await run(); // warm up
-      for (let i = 0; i < iterations; i++) {
+    const off = agentWith("off");
+    const warm = agentWith("on", "on");
+    const cold = agentWith("on", "off");
+    const kinds: [string, () => Promise<unknown>][] = [
+      ["bare", () => bare(script, workspace)],
+      ["off", () => off.run(request)],
+      ...(available
+        ? ([
+            ["warm", () => warm.run(request)],
+            ["cold", () => cold.run(request)],
+          ] as [string, () => Promise<unknown>][])
+        : []),
+    ];
+    // Interleaved rounds, so the machine's load falls on every kind alike.
+    const samples = new Map<string, number[]>(kinds.map(([k]) => [k, []]));
+    for (let i = -3; i < iterations; i++) {
+      for (const [kind, run] of kinds) {
         const t = performance.now();
         await run();
-        samples.push(performance.now() - t);
+        if (i >= 0) samples.get(kind)!.push(performance.now() - t);
       }
-      return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+    }
+    const stat = (kind: string) => {
+      const s = samples.get(kind) ?? [];
+      return s.length ? { p50: percentile(s, 50), p95: percentile(s, 95) } : { p50: NaN, p95: NaN };
     };
-    const off = agentWith("off");
-    const on = agentWith("on");
+    const offS = samples.get("off")!;
+    const diffs = (samples.get("warm") ?? []).map((w, i) => w - offS[i]!);
     return {
       available,
-      bareMs: await timed(() => bare(script, workspace)),
-      unsandboxedMs: await timed(() => off.run(request)),
-      sandboxedMs: available ? await timed(() => on.run(request)) : { p50: NaN, p95: NaN },
+      bareMs: stat("bare"),
+      unsandboxedMs: stat("off"),
+      sandboxedMs: stat("cold"),
+      warmMs: stat("warm"),
+      warmOverheadMs: diffs.length
+        ? { p50: percentile(diffs, 50), p95: percentile(diffs, 95) }
+        : { p50: NaN, p95: NaN },
     };
   } finally {
+    closeWarmSandboxes();
     rmSync(root, { recursive: true, force: true });
   }
 }

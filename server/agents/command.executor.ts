@@ -315,87 +315,101 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         deps.tracker?.finished?.(request.loopId, request.iteration);
         prepared.release();
       }
-      // Committed by the server (outside the sandbox) whatever the outcome, so no work is lost.
-      const snapshot = await takeSnapshot(deps, request.loopId, request.iteration);
+      // Committed by the server (outside the sandbox) whatever the outcome, so no work is lost. Its git
+      // processes run while this thread reads the agent's output; every path out of here waits for it, so
+      // nothing after this call (the checks, the next agent call) starts before the commit is recorded.
+      const snapshotting = takeSnapshot(deps, request.loopId, request.iteration);
 
-      if (outcome.aborted) {
-        // What it spent before the kill still counts.
-        const spent = partialSpend();
-        throw withTranscript(
-          new AgentError("aborted", "The agent was stopped by the operator", {
+      const settle = async (): Promise<AgentRunResult> => {
+        if (outcome.aborted) {
+          // What it spent before the kill still counts.
+          const spent = partialSpend();
+          throw withTranscript(
+            new AgentError("aborted", "The agent was stopped by the operator", {
+              retryable: false,
+              ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
+            }),
+          );
+        }
+        if (outcome.lost !== null) {
+          // Not the agent's doing: another attempt starts a new helper.
+          const spent = partialSpend();
+          throw withTranscript(
+            new AgentError(
+              "exit_nonzero",
+              `"${argv[0]}" was cut short: ${outcome.lost}; its process group was killed`,
+              {
+                retryable: true,
+                details: {
+                  lost: outcome.lost,
+                  stdoutBytes: outcome.stdoutBytes,
+                  durationMs: Math.round(outcome.durationMs),
+                },
+                ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
+              },
+            ),
+          );
+        }
+        if (outcome.spawnError !== null) {
+          throw new AgentError("spawn_failed", `Could not start "${argv[0]}": ${outcome.spawnError}`, {
             retryable: false,
-            ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
-          }),
-        );
-      }
-      if (outcome.lost !== null) {
-        // Not the agent's doing: another attempt starts a new helper.
-        const spent = partialSpend();
-        throw withTranscript(
-          new AgentError("exit_nonzero", `"${argv[0]}" was cut short: ${outcome.lost}; its process group was killed`, {
-            retryable: true,
-            details: {
-              lost: outcome.lost,
-              stdoutBytes: outcome.stdoutBytes,
-              durationMs: Math.round(outcome.durationMs),
-            },
-            ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
-          }),
-        );
-      }
-      if (outcome.spawnError !== null) {
-        throw new AgentError("spawn_failed", `Could not start "${argv[0]}": ${outcome.spawnError}`, {
-          retryable: false,
-        });
-      }
-      const parsed = outcome.timedOut ? null : parser.finish(outcome.stdout);
-      const error = failure(config, outcome, parsed, secretValues, partialSpend());
-      if (error) throw withTranscript(error);
-      const run = parsed!;
+          });
+        }
+        const parsed = outcome.timedOut ? null : parser.finish(outcome.stdout);
+        const error = failure(config, outcome, parsed, secretValues, partialSpend());
+        if (error) throw withTranscript(error);
+        const run = parsed!;
 
-      let output = scrubSecrets(run.output, secretValues);
-      let truncated = outcome.truncated;
-      if (output.length > config.maxOutputBytes) {
-        output = output.slice(0, config.maxOutputBytes);
-        truncated = true;
-      }
-      const usage = run.usage ?? { input: 0, output: 0, cache: 0 };
-      const warnings = [...argvWarnings, ...run.warnings];
-      let costUsd = run.costUsd ?? 0;
-      if (run.costUsd === null && model) {
-        const priced = priceUsage(pricing, model, usage, { cacheWrite: run.cacheWriteTokens });
-        costUsd = priced.costUsd;
-        if (priced.warning) warnings.push(priced.warning);
-      }
-      if (run.usage === null) warnings.push("The agent reported no token usage");
+        let output = scrubSecrets(run.output, secretValues);
+        let truncated = outcome.truncated;
+        if (output.length > config.maxOutputBytes) {
+          output = output.slice(0, config.maxOutputBytes);
+          truncated = true;
+        }
+        const usage = run.usage ?? { input: 0, output: 0, cache: 0 };
+        const warnings = [...argvWarnings, ...run.warnings];
+        let costUsd = run.costUsd ?? 0;
+        if (run.costUsd === null && model) {
+          const priced = priceUsage(pricing, model, usage, { cacheWrite: run.cacheWriteTokens });
+          costUsd = priced.costUsd;
+          if (priced.warning) warnings.push(priced.warning);
+        }
+        if (run.usage === null) warnings.push("The agent reported no token usage");
 
-      const meta = {
-        ...snapshot,
-        kind: "command",
-        preset: config.preset,
-        exitCode: outcome.exitCode,
-        stderrTail: tail(outcome.stderrTail, 2000),
-        stdoutBytes: outcome.stdoutBytes,
-        durationMs: Math.round(outcome.durationMs),
-        // Reported by the agent, priced from its token counts, or not known at all.
-        costSource: run.costUsd !== null ? "reported" : model ? "priced" : "unknown",
-        ...(model ? { model } : {}),
-        ...run.meta,
-        warnings,
-        ...transcript(),
+        const meta = {
+          ...(await snapshotting),
+          kind: "command",
+          preset: config.preset,
+          exitCode: outcome.exitCode,
+          stderrTail: tail(outcome.stderrTail, 2000),
+          stdoutBytes: outcome.stdoutBytes,
+          durationMs: Math.round(outcome.durationMs),
+          // Reported by the agent, priced from its token counts, or not known at all.
+          costSource: run.costUsd !== null ? "reported" : model ? "priced" : "unknown",
+          ...(model ? { model } : {}),
+          ...run.meta,
+          warnings,
+          ...transcript(),
+        };
+        return {
+          output,
+          claim: detectClaim(output, run.claim, request.completionSignal),
+          usage,
+          costUsd,
+          toolCalls: run.toolCalls,
+          truncated,
+          progress: scrubDeep(run.progress, secretValues),
+          ...(run.question ? { question: scrubSecrets(run.question, secretValues) } : {}),
+          // Parsed meta can quote the agent (commands it ran, errors it saw), so it is scrubbed too.
+          meta: scrubDeep(meta, secretValues),
+        };
       };
-      return {
-        output,
-        claim: detectClaim(output, run.claim, request.completionSignal),
-        usage,
-        costUsd,
-        toolCalls: run.toolCalls,
-        truncated,
-        progress: scrubDeep(run.progress, secretValues),
-        ...(run.question ? { question: scrubSecrets(run.question, secretValues) } : {}),
-        // Parsed meta can quote the agent (commands it ran, errors it saw), so it is scrubbed too.
-        meta: scrubDeep(meta, secretValues),
-      };
+      // Whatever happens reading the output, the snapshot is finished before this call returns or throws.
+      try {
+        return await settle();
+      } finally {
+        await snapshotting;
+      }
     },
   };
 }

@@ -15,8 +15,10 @@ import { missingProgram } from "../process-group";
 import { agentHome, serverIsolation } from "./isolation";
 import { sandboxHosts } from "./loopback-hosts";
 import { networkHosts } from "./network-presets";
-import { sandboxArgv, sandboxAvailability } from "./sandbox-runtime";
+import { getEnv } from "../../env";
+import { sandboxArgv, sandboxAvailability, type SandboxPlan } from "./sandbox-runtime";
 import { toolchainEnv } from "./toolchain-homes";
+import { warmLaunch } from "./warm-pool";
 
 export interface PreparedProcess {
   argv: string[];
@@ -99,17 +101,19 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
   // The fresh HOME hides toolchains installed in the server user's (rustup, pyenv...): name their homes.
   Object.assign(env, toolchainEnv(env));
   placeCodexLogin(home, env);
-  const wrapped = await sandboxArgv(
-    req.argv,
-    {
-      writable: [req.workspace, home],
-      hidden: isolation.hidden,
-      readable: await ownGitDirs(req),
-      hosts: own.allowed.filter((h) => !admin.allowed.includes(h)),
-      forwards: [...admin.forwards, ...own.forwards.filter((f) => !admin.forwards.some((a) => a.port === f.port))],
-    },
-    admin.allowed,
-  );
+  const plan: SandboxPlan = {
+    writable: [req.workspace, home],
+    hidden: isolation.hidden,
+    readable: await ownGitDirs(req),
+    hosts: own.allowed.filter((h) => !admin.allowed.includes(h)),
+    forwards: [...admin.forwards, ...own.forwards.filter((f) => !admin.forwards.some((a) => a.port === f.port))],
+  };
+  // The same sandbox, started once for this policy and entered by each command (warm-sandbox.ts).
+  if ((isolation.warm ?? getEnv().RALPH_SANDBOX_WARM) === "on") {
+    const warm = await warmLaunch(req.argv, req.cwd, env, plan, admin.allowed);
+    if (warm) return { argv: warm.argv, env: warm.env, secretValues, sandboxed, release: warm.release };
+  }
+  const wrapped = await sandboxArgv(req.argv, plan, admin.allowed);
   return { argv: wrapped.argv, env, secretValues, sandboxed, release: wrapped.release };
 }
 

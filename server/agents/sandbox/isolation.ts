@@ -19,6 +19,8 @@ export interface IsolationSettings {
   homeRoot: string;
   /** RALPH_AGENT_ALLOW_HOSTS: private or loopback hosts agents may reach. */
   allowHosts: string[];
+  /** RALPH_SANDBOX_WARM when not given: reuse a warm sandbox per policy (sandbox/warm-pool.ts). */
+  warm?: "on" | "off";
 }
 
 /** Where the server's own user keeps credentials (and logs the sandbox would let agents write); shown to no agent. */

@@ -57,7 +57,7 @@ const shellQuote = (word: string) =>
   /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 
 /** The seccomp helper lives in the app folder, which sandboxed commands cannot see: it is shown to them alone. */
-function seccompHelperPath(): string | null {
+export function seccompHelperPath(): string | null {
   const folder = arch() === "arm64" ? "arm64" : arch() === "x64" ? "x64" : null;
   if (!folder) return null;
   const candidates: string[] = [];

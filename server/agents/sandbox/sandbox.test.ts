@@ -56,7 +56,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const isolation = (extra: Partial<IsolationSettings> = {}): IsolationSettings => ({
+const isolationFor = (extra: Partial<IsolationSettings> = {}): IsolationSettings => ({
   mode: "on",
   hidden: hiddenPaths(data, process.cwd()),
   homeRoot: join(data, "agent-homes"),
@@ -64,14 +64,19 @@ const isolation = (extra: Partial<IsolationSettings> = {}): IsolationSettings =>
   ...extra,
 });
 
-const workspaceOf = (loopId: string) => join(data, "workspaces", loopId);
+const workspaceIn = (loopId: string) => join(data, "workspaces", loopId);
 
-async function runScript(loopId: string, script: string, config: Record<string, unknown> = {}, iso = isolation()) {
-  mkdirSync(workspaceOf(loopId), { recursive: true });
-  writeFileSync(join(workspaceOf(loopId), "probe.sh"), script);
+async function runScriptIn(
+  loopId: string,
+  script: string,
+  config: Record<string, unknown> = {},
+  iso: IsolationSettings = isolationFor(),
+) {
+  mkdirSync(workspaceIn(loopId), { recursive: true });
+  writeFileSync(join(workspaceIn(loopId), "probe.sh"), script);
   const agent = createCommandAgent(
     commandAgentSchema.parse({ kind: "command", argv: ["/bin/sh", "./probe.sh"], timeoutSeconds: 60, ...config }),
-    testDeps(tmp.root, {}, { workspaceDir: workspaceOf, isolation: iso }),
+    testDeps(tmp.root, {}, { workspaceDir: workspaceIn, isolation: iso }),
   );
   return agent.run(request({ loopId }));
 }
@@ -85,7 +90,17 @@ const hostReaches = (url: string) => {
   }
 };
 
-describe("the agent sandbox", () => {
+// Every guarantee holds the same whether each process starts a sandbox or enters a warm one.
+describe.each(["on", "off"] as const)("the agent sandbox (warm sandboxes %s)", (warm) => {
+  const isolation = (extra: Partial<IsolationSettings> = {}) => isolationFor({ warm, ...extra });
+  const runScript = (
+    loopId: string,
+    script: string,
+    config: Record<string, unknown> = {},
+    iso: IsolationSettings = isolation(),
+  ) => runScriptIn(`${loopId}-${warm}`, script, config, iso);
+  const workspaceOf = (loopId: string) => workspaceIn(`${loopId}-${warm}`);
+
   it("hides the server's configuration, data folder, other loops and app folder", async () => {
     const app = process.cwd();
     const result = await runScript(
@@ -132,8 +147,8 @@ exit 0
     for (const marker of ["WS-OK", "HOME-OK", "TMP-OK", "MKTEMP-OK"]) expect(result.output).toContain(marker);
     expect(readFileSync(join(workspaceOf("snoop"), "mine.txt"), "utf8")).toBe("ok\n");
     // HOME is the loop's own folder (kept across iterations); /tmp is private to the run.
-    expect(result.output).toContain(`home=${join(data, "agent-homes", "snoop")}`);
-    expect(existsSync(join(data, "agent-homes", "snoop", "h.txt"))).toBe(true);
+    expect(result.output).toContain(`home=${join(data, "agent-homes", `snoop-${warm}`)}`);
+    expect(existsSync(join(data, "agent-homes", `snoop-${warm}`, "h.txt"))).toBe(true);
     expect(existsSync("/tmp/t.txt")).toBe(false);
   });
 
