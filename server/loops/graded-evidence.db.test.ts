@@ -15,6 +15,7 @@ import { createPorts } from "../agents/registry";
 import { envSecretResolver } from "../agents/secret-resolver";
 import { createLoop, forkLoop } from "./loop-create.service";
 import { gitWorkspaceFor, loopEvidenceFor } from "./ports-factory";
+import { loopProtectionOf } from "./loop-workspace.service";
 
 const tmp = tempRoot("ralph-graded-db-");
 vi.stubEnv("RALPH_DATA_DIR", join(tmp.root, "data"));
@@ -99,6 +100,18 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
     expect(events).toHaveLength(2);
     expect(events[0]!.reason).toContain("test/math.test.js");
     expect(events.map((e) => alertKindOf({ type: e.type, payload: e.payload }))).toEqual([null, "attention"]);
+    // The loop page's list: what is protected and why, and the baseline.
+    const protection = await loopProtectionOf(db(), id);
+    expect(protection.recorded).toBe(true);
+    expect(protection.entries).toContainEqual({
+      glob: "package.json",
+      kind: "check",
+      why: 'check "tests" runs its test script',
+    });
+    expect(protection.entries.map((e) => e.glob)).toEqual(expect.arrayContaining([".npmrc", "**/*.test.*", "test/**"]));
+    expect(protection.baselines).toEqual([
+      { check: "tests", perTest: true, targets: 1, kept: 1, ran: 2, skipped: 0, note: null },
+    ]);
   }, 120_000);
 
   it("a fork of a tampering iteration is graded against the source's base commit, not the tampered one", async () => {

@@ -19,6 +19,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { IterationItem } from "./iteration-item";
 import { BadgeLegend } from "./iteration-outcome";
 import { PatchDownload } from "./patch-download";
+import { ProtectionPanel } from "./protection-panel";
 import { WorktreeRemove } from "./worktree-remove";
 import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
 import { ITERATION_PAGE } from "./iteration-page";
@@ -92,6 +93,7 @@ export function IterationTimeline({
   return box(
     <>
       <div className="mb-2 flex justify-end gap-2">
+        <ProtectionPanel loopId={loopId} />
         <WorktreeRemove loopId={loopId} />
         <PatchDownload loopId={loopId} />
       </div>

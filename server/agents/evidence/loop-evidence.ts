@@ -227,3 +227,14 @@ export const evidencePaths = (worktreesDir: string, loopId: string) => ({
   record: join(worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`),
   trees: join(worktreesDir, ".grading", shortLoopId(loopId)),
 });
+
+/** A loop's evidence record as stored, for reading (null until its first graded run). */
+export function readEvidenceRecord(worktreesDir: string, loopId: string): EvidenceRecord | null {
+  const path = evidencePaths(worktreesDir, loopId).record;
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as EvidenceRecord;
+  } catch {
+    return null;
+  }
+}
