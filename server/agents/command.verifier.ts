@@ -20,9 +20,12 @@ const lastLines = (text: string, max = 500) => {
 export function createCommandVerifier(config: CommandVerifierConfig, deps: AgentDeps, loopId: string): VerifierPort {
   return {
     async verify(request) {
-      const workspace = await deps.workspaceDir(loopId);
+      // Graded like a check when the loop has graded evidence: a clean tree of the iteration's
+      // snapshot with protected paths reset, outside the agent's reach; tampering never completes.
+      const graded = deps.git && deps.evidence ? await deps.evidence.grade(loopId, "_verifier") : null;
+      const workspace = graded?.dir ?? (await deps.workspaceDir(loopId));
       // Before anything runs: an agent that edited the tests must not complete on that evidence.
-      const guard = deps.git ? await deps.git.protectEvidence(loopId) : null;
+      const guard = deps.git && !graded ? await deps.git.protectEvidence(loopId) : null;
       if (guard && guard.tampered.length > 0 && guard.policy === "fail")
         return { complete: false, reason: tamperNote(guard) };
       const cwd = workingDir(workspace, config.cwd);
@@ -30,7 +33,8 @@ export function createCommandVerifier(config: CommandVerifierConfig, deps: Agent
       const prepared = await prepareProcess({
         config,
         deps,
-        loopId,
+        // A grading run gets a HOME apart from the agent's (which the agent could plant things in).
+        loopId: graded ? `${loopId}.grading` : loopId,
         workspace,
         cwd,
         argv: config.argv,
@@ -72,6 +76,11 @@ export function createCommandVerifier(config: CommandVerifierConfig, deps: Agent
       const exit = outcome.exitCode === null ? `killed by ${outcome.exitSignal}` : `exit ${outcome.exitCode}`;
       const reason = said ? `${exit}: ${said}` : exit;
       if (guard && guard.tampered.length > 0) return { complete: false, reason: `${tamperNote(guard)}. ${reason}` };
+      if (graded && graded.tampering.length > 0)
+        return {
+          complete: false,
+          reason: `evidence_tampered: ${graded.tampering.map((t) => `${t.what} (${t.how})`).join("; ")}; verified on the clean tree: ${reason}`,
+        };
       return { complete: outcome.exitCode === 0, reason };
     },
   };

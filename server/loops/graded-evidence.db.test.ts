@@ -2,7 +2,8 @@
 // stored config), on SQLite and PostgreSQL, with DEFAULT evidence settings: an agent that edits the test
 // the check runs never completes; each iteration's stored scores carry the verdict lines and name the
 // file; the audit log has an evidence_tampered event per iteration, the second raising the
-// needs-attention alert. An honest agent completes with the verdict lines stored.
+// needs-attention alert; a fork of a tampering iteration is graded against the source's base commit.
+// An honest agent completes with the verdict lines stored.
 import { join } from "node:path";
 import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { alertKindOf } from "../alert-kinds";
@@ -12,8 +13,9 @@ import { writeProject } from "../agents/fixtures/graded-loop";
 import { tempRoot } from "../agents/fixtures/harness";
 import { createPorts } from "../agents/registry";
 import { envSecretResolver } from "../agents/secret-resolver";
-import { createLoop } from "./loop-create.service";
+import { createLoop, forkLoop } from "./loop-create.service";
 import { gitWorkspaceFor, loopEvidenceFor } from "./ports-factory";
+import { loopProtectionOf } from "./loop-workspace.service";
 
 const tmp = tempRoot("ralph-graded-db-");
 vi.stubEnv("RALPH_DATA_DIR", join(tmp.root, "data"));
@@ -98,6 +100,33 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
     expect(events).toHaveLength(2);
     expect(events[0]!.reason).toContain("test/math.test.js");
     expect(events.map((e) => alertKindOf({ type: e.type, payload: e.payload }))).toEqual([null, "attention"]);
+    // The loop page's list: what is protected and why, and the baseline.
+    const protection = await loopProtectionOf(db(), id);
+    expect(protection.recorded).toBe(true);
+    expect(protection.entries).toContainEqual({
+      glob: "package.json",
+      kind: "check",
+      why: 'check "tests" runs its test script',
+    });
+    expect(protection.entries.map((e) => e.glob)).toEqual(expect.arrayContaining([".npmrc", "**/*.test.*", "test/**"]));
+    expect(protection.baselines).toEqual([
+      { check: "tests", perTest: true, targets: 1, kept: 1, ran: 2, skipped: 0, note: null },
+    ]);
+  }, 120_000);
+
+  it("a fork of a tampering iteration is graded against the source's base commit, not the tampered one", async () => {
+    const { id } = await run("fork-source", CHEAT);
+    const fork = await forkLoop(h!.services, id, 1, true, asOperator());
+    await h!.dispatcher.idle();
+    const forkRow = await db().prisma.loop.findUniqueOrThrow({ where: { id: fork.id } });
+    const rows = await db().prisma.iteration.findMany({ where: { loopId: fork.id } });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(forkRow.status).not.toBe("completed");
+    for (const row of rows) {
+      const s = (row.scores as unknown as Record<string, StoredScore>).tests!;
+      expect(s.score).toBe(0);
+      expect(s.tests?.grading?.tampering.map((t) => t.what)).toEqual(["test/math.test.js"]);
+    }
   }, 120_000);
 
   it("an honest agent completes, with the verdict lines stored on its iteration", async () => {

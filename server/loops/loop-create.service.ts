@@ -135,7 +135,9 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
   const definition = snapshotSha
     ? {
         ...(source.config as Record<string, unknown>),
-        forkStart: { source: workspaceSourceOf(loopId, source.config), sha: snapshotSha },
+        // `baseLoop`: the fork is graded against the source's base commit, not the forked
+        // iteration's (which may hold tests the source's agent tampered with).
+        forkStart: { source: workspaceSourceOf(loopId, source.config), sha: snapshotSha, baseLoop: loopId },
       }
     : (source.config as Record<string, unknown>);
   // The fork inherits state and history but not the source's ending or pending decisions,

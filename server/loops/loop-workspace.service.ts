@@ -14,6 +14,11 @@ import { isTerminal } from "./control-rules";
 import { requestControl } from "./loop-controls.service";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
 import { gitWorkspaceFor, loopSecretValues } from "./ports-factory";
+import { readEvidenceRecord } from "../agents/evidence/loop-evidence";
+import { protectedEntries } from "../agents/evidence/protected-set";
+import { getEnv } from "../env";
+import { resolve } from "node:path";
+import { evidenceSchema } from "./loop-definition";
 
 /** What an iteration's `workspace` column holds (see step-rows `workspaceColumns`). */
 export interface IterationWorkspace {
@@ -136,4 +141,38 @@ export async function removeLoopWorktree(svc: LoopServices, loopId: string, acti
   ]);
   void notifyEventsWritten(svc.db);
   return removed;
+}
+
+/**
+ * What the loop protects and why (derived from its checks on the base commit, the operator's globs, minus the
+ * ones the operator removed), and each check's baseline: read from the loop's evidence record, or, before the
+ * first graded run, the operator's part alone with a note.
+ */
+export async function loopProtectionOf(db: Database, loopId: string) {
+  const loop = await loopById(db.prisma, loopId);
+  if (!loop) throw notFound("Loop", loopId);
+  const settings = evidenceSchema.parse((loop.config as { evidence?: unknown } | null)?.evidence ?? {});
+  const record = readEvidenceRecord(resolve(getEnv().RALPH_DATA_DIR, "worktrees"), loopId);
+  const entries =
+    record?.protection ??
+    protectedEntries({ operator: settings.protectedPaths, derived: [], removed: settings.unprotected });
+  return {
+    recorded: record !== null,
+    deriveFromChecks: settings.deriveFromChecks,
+    unprotected: settings.unprotected,
+    baselineSha: record?.baselineSha ?? null,
+    entries: entries.map((e) => ({ glob: e.glob, kind: e.kind, why: e.why })),
+    baselines: Object.entries(record?.baselines ?? {}).map(([check, b]) => {
+      const outcomes = Object.values(b.tests ?? {});
+      return {
+        check,
+        perTest: b.tests !== null,
+        targets: outcomes.filter((o) => o === "failed" || o === "errored").length,
+        kept: outcomes.filter((o) => o === "passed").length,
+        ran: b.counts.passed + b.counts.failed + b.counts.errored,
+        skipped: b.counts.skipped,
+        note: b.unusable ?? b.exitCodeOnly ?? null,
+      };
+    }),
+  };
 }

@@ -113,7 +113,10 @@ export function gitWorkspaceFor(config: unknown) {
 
 /** The command checks of a stored definition, as protection and grading see them. */
 function commandChecksOf(config: StoredConfig) {
-  return (config.scorers ?? []).flatMap((s) => {
+  const v = config.verifier as { kind?: unknown; argv?: unknown; cwd?: unknown } | undefined;
+  const verifier =
+    v?.kind === "command" && Array.isArray(v.argv) ? [{ ...v, kind: "command-check", name: "verifier" }] : [];
+  return [...(config.scorers ?? []), ...verifier].flatMap((s) => {
     const c = s as { kind?: unknown; name?: unknown; argv?: unknown; cwd?: unknown };
     if (c.kind !== "command-check" || !Array.isArray(c.argv)) return [];
     return [
@@ -130,8 +133,10 @@ function commandChecksOf(config: StoredConfig) {
 export function loopEvidenceFor(config: unknown, git: ReturnType<typeof gitWorkspaceFor>) {
   const c = (config ?? {}) as StoredConfig;
   const settings = evidenceSchema.parse(c.evidence ?? {});
+  const fork = c.forkStart as { baseLoop?: unknown } | undefined;
   return loopEvidence({
     git,
+    ...(typeof fork?.baseLoop === "string" ? { baseLoop: fork.baseLoop } : {}),
     worktreesDir: resolve(getEnv().RALPH_DATA_DIR, "worktrees"),
     heldOutRoot: resolve(getEnv().RALPH_DATA_DIR, "held-out"),
     settings: {

@@ -20,6 +20,7 @@ import { IterationItem } from "./iteration-item";
 import { BadgeLegend } from "./iteration-outcome";
 import { PatchDownload } from "./patch-download";
 import { WorktreeEnvironment } from "./worktree-environment";
+import { ProtectionPanel } from "./protection-panel";
 import { WorktreeRemove } from "./worktree-remove";
 import { ROW_GAP, useWindowedRows } from "./use-windowed-rows";
 import { ITERATION_PAGE } from "./iteration-page";
@@ -112,6 +113,7 @@ export function IterationTimeline({
     <>
       <WorktreeEnvironment loopId={loopId} />
       <div className="mb-2 flex justify-end gap-2">
+        <ProtectionPanel loopId={loopId} />
         <WorktreeRemove loopId={loopId} />
         <PatchDownload loopId={loopId} />
       </div>

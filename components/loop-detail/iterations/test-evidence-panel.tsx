@@ -4,7 +4,44 @@
 // runner's own error when it failed without a usable report.
 import { Badge } from "@/components/ui/badge";
 import { formatScore } from "@/components/loops/format";
-import { evidenceSummary, type CheckView } from "./test-evidence";
+import { evidenceSummary, type CheckView, type GradingView } from "./test-evidence";
+
+/** The verdict on the clean tree, one line per requirement, and what the agent tampered with. */
+function Grading({ g, check, iteration }: { g: GradingView; check: string; iteration: number }) {
+  return (
+    <div className="space-y-1 text-xs" data-testid="grading">
+      <ul aria-label={`Verdict of ${check} in iteration ${iteration}`} className="space-y-0.5">
+        {g.lines.map((l) => (
+          <li
+            key={l.text}
+            data-testid="verdict-line"
+            className={l.ok ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}
+          >
+            {l.ok ? "✓" : "✗"} {l.text}
+          </li>
+        ))}
+      </ul>
+      <p className="text-slate-600 dark:text-slate-400">
+        Graded on a clean tree of {g.sha.slice(0, 12) || "the snapshot"} (
+        {g.mode === "per-test" ? "per test, against the baseline" : "by exit code: no per-test report"})
+        {g.notGraded.length > 0 ? `; new tests not graded: ${g.notGraded.join(", ")}` : ""}
+      </p>
+      {g.tampering.length > 0 && (
+        <ul aria-label={`Tampering in iteration ${iteration}`} className="space-y-0.5">
+          {g.tampering.map((t) => (
+            <li
+              key={`${t.what}|${t.how}`}
+              data-testid="tampering"
+              className="rounded bg-amber-100 px-1.5 py-0.5 text-amber-900 dark:bg-amber-950/50 dark:text-amber-200"
+            >
+              ⚑ <span className="font-medium">{t.what}</span>: {t.how}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
 
 function Counts({ c }: { c: CheckView }) {
   const t = c.tests;
@@ -35,6 +72,7 @@ export function TestEvidencePanel({ checks, iteration }: { checks: CheckView[]; 
       {checks.map((c) => (
         <div key={c.check} className="space-y-1">
           <Counts c={c} />
+          {c.tests.grading && <Grading g={c.tests.grading} check={c.check} iteration={iteration} />}
           {c.tests.failures.length > 0 && (
             <ul className="space-y-1 text-xs" aria-label={`Failing tests of ${c.check} in iteration ${iteration}`}>
               {c.tests.failures.map((f, i) => (

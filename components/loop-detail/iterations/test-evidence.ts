@@ -21,6 +21,16 @@ export interface TestEvidenceView {
   exitCode: number | null;
   warnings: string[];
   error?: string;
+  /** How the loop graded the check on a clean tree against the baseline (server/agents/evidence). */
+  grading?: GradingView;
+}
+
+export interface GradingView {
+  sha: string;
+  lines: { ok: boolean; text: string }[];
+  tampering: { what: string; how: string }[];
+  notGraded: string[];
+  mode: "per-test" | "exit-code";
 }
 
 export interface CheckView {

@@ -217,3 +217,39 @@ describe.skipIf(pythonWithPytest() === null)("graded evidence with default setti
     }, 120_000);
   }
 });
+
+describe("the verifier's evidence is graded the same way", () => {
+  it("a command verifier runs on the clean tree: a test editor is not verified, an honest agent is", async () => {
+    const cheat = writeProject(join(tmp.root, "verifier-cheat"), {
+      ...PROJECT,
+      "agent.sh": `#!/usr/bin/env bash\n${CHEATERS["edits the test file"]!.script}${DONE}`,
+    });
+    const cheated = await runGradedLoop({
+      root: tmp.root,
+      repo: cheat,
+      agentScript: "agent.sh",
+      check: ["npm", "test"],
+      verifier: ["node", "--test"],
+      maxIterations: 1,
+    });
+    expect(cheated.result.report.success).toBe(false);
+    const verdict = cheated.result.records[0]!.verification;
+    expect(verdict.status).toBe("incomplete");
+    expect(verdict.reason).toMatch(/^evidence_tampered: test\/math\.test\.js/);
+
+    const honest = writeProject(join(tmp.root, "verifier-honest"), {
+      ...PROJECT,
+      "agent.sh": `#!/usr/bin/env bash\n${FIX}${DONE}`,
+    });
+    const ok = await runGradedLoop({
+      root: tmp.root,
+      repo: honest,
+      agentScript: "agent.sh",
+      check: ["npm", "test"],
+      verifier: ["node", "--test"],
+      maxIterations: 1,
+    });
+    expect(ok.result.report.success).toBe(true);
+    expect(ok.result.records[0]!.verification.status).toBe("complete");
+  }, 120_000);
+});

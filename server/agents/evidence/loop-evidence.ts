@@ -18,7 +18,10 @@ import { derivedProtection, protectedEntries, type CheckCommand, type ProtectedE
 import { testRunMarkers } from "./test-markers";
 
 export interface EvidenceRecord {
+  /** The base commit graded against (a fork's: its source loop's). */
   baselineSha: string;
+  /** What the loop's own baseline ref pointed at when recorded (a moved ref is tampering). */
+  ownRefSha?: string;
   protection: ProtectedEntry[];
   baselines: Record<string, BaselineInventory>;
   /** Iterations whose grading found tampering (repeated tampering raises an alert). */
@@ -75,6 +78,8 @@ export function loopEvidence(opts: {
   settings: EvidenceSettings;
   /** Where held-out checks' files live (RALPH_DATA_DIR/held-out). */
   heldOutRoot?: string;
+  /** A fork: the loop whose base commit it is graded against. */
+  baseLoop?: string;
 }): LoopEvidence {
   const recordPath = (loopId: string) => resolve(opts.worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`);
   const treeDir = (loopId: string, key: string) =>
@@ -98,16 +103,25 @@ export function loopEvidence(opts: {
     renameSync(`${path}.tmp`, path);
   };
 
+  /** The base commit of loop `source` as its own record holds it (else its baseline ref). */
+  async function baseOf(source: string, repoDir: string): Promise<string> {
+    const path = recordPath(source);
+    if (existsSync(path)) return (JSON.parse(readFileSync(path, "utf8")) as EvidenceRecord).baselineSha;
+    return (await git(repoDir, ["rev-parse", `${baselineRef(source)}^{commit}`])).trim();
+  }
+
   async function makeRecord(loopId: string): Promise<EvidenceRecord> {
     const path = recordPath(loopId);
     if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as EvidenceRecord;
     const ws = await opts.git.prepared(loopId);
+    const baselineSha = opts.baseLoop ? await baseOf(opts.baseLoop, ws.dir) : ws.baselineSha;
     // Derived on the base commit's own files: what the agent leaves later cannot widen or narrow it.
     const dir = treeDir(loopId, "_base");
-    await gradingTree({ repoDir: ws.dir, dir, sha: ws.baselineSha, baselineSha: ws.baselineSha, entries: [] });
+    await gradingTree({ repoDir: ws.dir, dir, sha: baselineSha, baselineSha, entries: [] });
     const derived = opts.settings.derive ? derivedProtection(opts.settings.checks, dir) : [];
     const record: EvidenceRecord = {
-      baselineSha: ws.baselineSha,
+      baselineSha,
+      ownRefSha: ws.baselineSha,
       protection: protectedEntries({
         operator: opts.settings.operator,
         derived,
@@ -169,10 +183,11 @@ export function loopEvidence(opts: {
           allowFail: true,
         })
       ).trim();
-      if (refNow !== base)
+      const ownRef = rec.ownRefSha ?? base;
+      if (refNow !== ownRef)
         tampering.push({
           what: baselineRef(loopId),
-          how: `the baseline ref ${refNow ? `points at ${refNow.slice(0, 12)}` : "is gone"}; graded against the recorded base ${base.slice(0, 12)}`,
+          how: `the baseline ref ${refNow ? `points at ${refNow.slice(0, 12)}` : "is gone"} (recorded ${ownRef.slice(0, 12)}); graded against the recorded base ${base.slice(0, 12)}`,
         });
       const sha = await opts.git.currentSnapshot(loopId);
       const mergeBase = (await git(ws.dir, ["merge-base", base, sha], { allowFail: true })).trim();
@@ -212,3 +227,14 @@ export const evidencePaths = (worktreesDir: string, loopId: string) => ({
   record: join(worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`),
   trees: join(worktreesDir, ".grading", shortLoopId(loopId)),
 });
+
+/** A loop's evidence record as stored, for reading (null until its first graded run). */
+export function readEvidenceRecord(worktreesDir: string, loopId: string): EvidenceRecord | null {
+  const path = evidencePaths(worktreesDir, loopId).record;
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as EvidenceRecord;
+  } catch {
+    return null;
+  }
+}

@@ -4,7 +4,7 @@ import { loopListSummary } from "../../loops/loop-summary.service";
 import { getIterationPage, getLoopDefinition, getLoopDetail, getSeriesWindow } from "../../loops/loop-detail.service";
 import { iterationTranscriptOf } from "../../loops/iteration-transcript.service";
 import { loopTemplates } from "../../loops/loop-templates";
-import { iterationCodeDiffOf, loopPatchOf } from "../../loops/loop-workspace.service";
+import { iterationCodeDiffOf, loopPatchOf, loopProtectionOf } from "../../loops/loop-workspace.service";
 import { sharedLoopDetail } from "../../share/share-links.service";
 import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
@@ -196,6 +196,30 @@ export const loopsRouter = router({
       }),
     )
     .query(({ ctx, input }) => loopEnvironmentOf(ctx.db, input.id)),
+  /** What the loop protects from its agent and why, and each check's baseline inventory in counts. */
+  protection: viewer
+    .input(z.object({ id: loopId }))
+    .output(
+      z.object({
+        recorded: z.boolean(),
+        deriveFromChecks: z.boolean(),
+        unprotected: z.array(z.string()),
+        baselineSha: z.string().nullable(),
+        entries: z.array(z.object({ glob: z.string(), kind: z.enum(["tests", "config", "check"]), why: z.string() })),
+        baselines: z.array(
+          z.object({
+            check: z.string(),
+            perTest: z.boolean(),
+            targets: z.number(),
+            kept: z.number(),
+            ran: z.number(),
+            skipped: z.number(),
+            note: z.string().nullable(),
+          }),
+        ),
+      }),
+    )
+    .query(({ ctx, input }) => loopProtectionOf(ctx.db, input.id)),
   /** Starting points for the New-loop form (complete, valid definitions). */
   templates: viewer.output(templatesOutput).query(() => loopTemplates()),
   /** A loop's stored definition for "clone", secrets blanked (redactedPaths says which to ask again). */
