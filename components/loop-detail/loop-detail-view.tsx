@@ -30,7 +30,7 @@ import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
 import { QuestionPanel } from "./question-panel";
 import { ForkDialog, LimitsDialog, preloadDialogs, preloadDialogsWhenSettled, ShareDialog } from "./lazy-dialogs";
-import { ignoreKey, SHORTCUTS } from "./shortcuts";
+import { CONFIRM_ON_CLICK, ignoreKey, SHORTCUTS } from "./shortcuts";
 import { ShortcutsHelp } from "./shortcuts-help";
 import { ConfirmShortcutDialog } from "./confirm-shortcut-dialog";
 import { useShortcutsEnabled } from "@/components/shared/shortcut-setting";
@@ -181,6 +181,16 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
     },
     [availability, controls],
   );
+  // A button press: what cannot be taken back asks first, as its shortcut does.
+  const onControl = useCallback(
+    (control: ControlName) => {
+      const shortcut = SHORTCUTS.find((s) => s.control === control);
+      if (!CONFIRM_ON_CLICK[control] || !shortcut || !availability(control).allowed) return trigger(control);
+      setConfirming(shortcut);
+      setDialog("confirm");
+    },
+    [availability, trigger],
+  );
 
   useEffect(() => {
     if (!shortcutsOn) return;
@@ -255,7 +265,7 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
         <Controls
           availability={availability}
           isPending={controls.isPending}
-          onControl={trigger}
+          onControl={onControl}
           onHelp={onHelp}
           loopId={id}
           showStart={d.loop.status === "draft"}
@@ -307,6 +317,7 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
       {dialog === "confirm" && confirming && (
         <ConfirmShortcutDialog
           label={confirming.label}
+          description={CONFIRM_ON_CLICK[confirming.control]}
           onConfirm={() => trigger(confirming.control)}
           onClose={() => setDialog(null)}
         />
