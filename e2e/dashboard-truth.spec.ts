@@ -85,4 +85,18 @@ test("header, iteration list and the four charts agree at every iteration of a l
   expect(await page.evaluate(() => "__sameDocument" in window), "the page was never reloaded").toBe(true);
   // Most iterations were seen agreeing one by one (a slow machine may fold two into one read).
   expect(agreedAt.size, JSON.stringify(history.slice(-5))).toBeGreaterThanOrEqual(MAX / 2);
+
+  // "Fork from #N" asks first, and a double click on its confirmation makes one fork.
+  const loopsNow = async () =>
+    ((await trpc(page.request, "loops.list", { limit: 100 }, "query")).data as { items: unknown[] }).items.length;
+  const before = await loopsNow();
+  const newest = page.locator('[data-testid="iteration"][data-number="60"]');
+  await newest.getByRole("button").first().click();
+  await newest.getByRole("button", { name: "Fork from #60" }).click();
+  const confirm = page.getByRole("dialog", { name: "Fork from iteration 60" });
+  await confirm.getByRole("button", { name: "Fork and start" }).dblclick();
+  await page.waitForURL((url) => !url.pathname.endsWith(id), { timeout: 30_000 });
+  await expect.poll(loopsNow).toBe(before + 1);
+  await page.waitForTimeout(1_000);
+  expect(await loopsNow()).toBe(before + 1);
 });
