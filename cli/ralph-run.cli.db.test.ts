@@ -1,7 +1,7 @@
 // `ralph run` in a fresh folder with no server: the embedded SQLite database
 // is created there, the loop runs to its end in the CLI's own process with the
 // worker's runtime, and the exit code says how it ended.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,6 +52,20 @@ describe("ralph run: headless, no server [sqlite]", () => {
     expect(loop).toMatchObject({ status: "completed", iteration: 1 });
     expect(await database().prisma.checkpoint.count({ where: { loopId: loop.id } })).toBeGreaterThan(0);
   });
+
+  it("the README's demo example completes (issue 31: its goal lacked a term its scorer requires)", async () => {
+    const readme = readFileSync(join(process.cwd(), "README.md"), "utf8");
+    const block = /\*\*Demo agent \(no keys\)\*\*[\s\S]*?```json\n([\s\S]*?)\n```/.exec(readme)![1]!;
+    const example = JSON.parse(block) as { agent: Record<string, unknown> };
+    // As written, only without the pretend work time, on its own seed and two others.
+    for (const seed of [example.agent.seed, 7, 1234]) {
+      const agent = { ...example.agent, delayMs: 0, seed };
+      const done = await run(["-f", file(`readme-${String(seed)}.json`, { ...example, agent }), "--json"]);
+      const final = JSON.parse(done.stdout) as { status: string; stopType: string };
+      expect({ seed, ...final }).toMatchObject({ seed, status: "completed", stopType: "score_threshold" });
+      expect(done.code).toBe(EXIT.completed);
+    }
+  }, 180_000);
 
   it("exits 2 when the budget stops the loop", async () => {
     const spent = await run([
