@@ -242,7 +242,20 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
         <ButtonLink href="/" variant="ghost" size="sm">
           ← Loops
         </ButtonLink>
-        <LiveIndicator status={stream.status} />
+        <span className="flex items-center gap-3">
+          {/* The redacted report a share link would give, as a file, for whoever is signed in. */}
+          <span className="text-slate-600 dark:text-slate-400" data-testid="loop-export">
+            Export:{" "}
+            <a className="underline" href={`/loops/${id}/export/json`} download>
+              JSON
+            </a>{" "}
+            ·{" "}
+            <a className="underline" href={`/loops/${id}/export/markdown`} download>
+              Markdown
+            </a>
+          </span>
+          <LiveIndicator status={stream.status} />
+        </span>
       </div>
       <LoopStatusAnnouncer loop={d.loop} />
       <LoopHeader detail={d} displayStatus={stopping ? "interrupting" : d.loop.displayStatus} />
