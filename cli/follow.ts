@@ -4,7 +4,7 @@
 import { EXIT, exitCodeForLoop, type ExitCode } from "./exit-codes";
 import type { RalphClient } from "./api";
 import { isNetworkFailure } from "./errors";
-import { createPrinter, progressLine, summaryLine, type LoopLine } from "./output";
+import { createPrinter, progressLine, runningTotals, summaryLine, type LoopLine } from "./output";
 
 /** Events after which the loop's state is read again. */
 const REFRESH_ON = new Set([
@@ -28,8 +28,6 @@ const RETRY_MS = 1_000;
 export interface FollowOptions {
   /** Stop at an approval gate with exit 3 instead of waiting for someone to decide. */
   noBlock?: boolean;
-  /** Keep following a paused loop (watch) instead of exiting 130 (--wait). */
-  untilEnd?: boolean;
   /** Print only iterations stored from now on (watch), not the loop's history. */
   fromNow?: boolean;
   json?: boolean;
@@ -54,11 +52,8 @@ async function newIterations(client: RalphClient, id: string, after: { number: n
 export async function followLoop(client: RalphClient, id: string, options: FollowOptions = {}): Promise<ExitCode> {
   const printer = createPrinter(options.json ? process.stderr : process.stdout);
   const read = async (): Promise<LoopLine> => (await client.loops.byId.query({ id })).loop;
-  const verdict = (loop: LoopLine): ExitCode | null => {
-    const code = exitCodeForLoop(loop, { noBlock: options.noBlock });
-    if (code === EXIT.interrupted && loop.status === "paused" && options.untilEnd) return null;
-    return code;
-  };
+  // A paused loop ends the follow with 130, for watch too (the README's exit codes; watch used to wait forever).
+  const verdict = (loop: LoopLine): ExitCode | null => exitCodeForLoop(loop, { noBlock: options.noBlock });
 
   let loop = await read();
   printer.line(`${loop.id}${loop.name ? ` "${loop.name}"` : ""}: ${loop.displayStatus ?? loop.status}`);
@@ -69,10 +64,12 @@ export async function followLoop(client: RalphClient, id: string, options: Follo
     if (newest) last = { number: newest.number, attempt: newest.attempt };
   }
   const catchUp = async () => {
-    for (const i of await newIterations(client, id, last)) {
-      printer.line(progressLine(loop, i));
+    const fresh = await newIterations(client, id, last);
+    const totals = runningTotals(loop, fresh);
+    fresh.forEach((i, n) => {
+      printer.line(progressLine(loop, i, totals[n]));
       last = { number: i.number, attempt: i.attempt };
-    }
+    });
   };
   await catchUp();
   const early = verdict(loop);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPrinter, progressLine, summaryLine, table } from "./output";
+import { createPrinter, progressLine, runningTotals, summaryLine, table } from "./output";
 
 const loop = {
   id: "L1",
@@ -24,6 +24,20 @@ const stream = (isTTY: boolean) => {
 };
 
 describe("CLI output", () => {
+  it("a batch of iterations printed from one read of the loop shows each one's running total (issue 31: stuck)", () => {
+    const rows = [
+      { number: 4, costUsd: 0.1 },
+      { number: 5, costUsd: 0.2 },
+      { number: 6, costUsd: 0.05 },
+    ];
+    // The loop was read after iteration 5: it counts $1.00 spent; iteration 6 was stored after the read.
+    const totals = runningTotals({ iteration: 5, costUsd: 1 }, rows);
+    expect(totals.map((t) => t.toFixed(2))).toEqual(["0.80", "1.00", "1.05"]);
+    const loop = { id: "L", status: "running", health: "healthy", iteration: 5, maxIterations: 10, costUsd: 1 };
+    const line = progressLine(loop, { ...rows[0]!, status: "succeeded", meanScore: 0.5 }, totals[0]);
+    expect(line).toContain("cost $0.1000 (total $0.8000)");
+  });
+
   it("one progress line per iteration: n/max, outcome, score, cost beside the total and budget, health", () => {
     expect(
       progressLine(loop, {

@@ -35,6 +35,8 @@ export function progressLine(
     costUsd: number;
     health?: string | null;
   },
+  /** The loop's spend after this iteration (runningTotals); the loop's current total otherwise. */
+  totalUsd = loop.costUsd,
 ) {
   if (!iteration) {
     return [
@@ -49,9 +51,25 @@ export function progressLine(
     `${iteration.number}/${loop.maxIterations}${iteration.attempt && iteration.attempt > 1 ? ` (attempt ${iteration.attempt})` : ""}`,
     iteration.status,
     `score ${score(iteration.meanScore)}`,
-    `cost ${money(iteration.costUsd)} (total ${money(loop.costUsd)}${loop.budgetUsd ? ` of ${money(loop.budgetUsd)}` : ""})`,
+    `cost ${money(iteration.costUsd)} (total ${money(totalUsd)}${loop.budgetUsd ? ` of ${money(loop.budgetUsd)}` : ""})`,
     `health ${iteration.health ?? loop.health}`,
   ].join("  ");
+}
+
+/**
+ * The loop's spend after each of `iterations` (oldest first), printed in one
+ * go from one read of the loop: each line showed that read's total (the
+ * `total` column stood still across a batch). Those the loop's read already
+ * counts (number up to its iteration) end at its total, less what the later
+ * ones cost; those stored after the read add their cost to it.
+ */
+export function runningTotals(
+  loop: { iteration: number; costUsd: number },
+  iterations: readonly { number: number; costUsd: number }[],
+): number[] {
+  const counted = iterations.filter((i) => i.number <= loop.iteration);
+  let before = loop.costUsd - counted.reduce((s, i) => s + i.costUsd, 0);
+  return iterations.map((i) => (before += i.costUsd));
 }
 
 export function summaryLine(loop: LoopLine) {

@@ -1,7 +1,7 @@
 // `ralph run` in a fresh folder with no server: the embedded SQLite database
 // is created there, the loop runs to its end in the CLI's own process with the
 // worker's runtime, and the exit code says how it ended.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,6 +53,20 @@ describe("ralph run: headless, no server [sqlite]", () => {
     expect(await database().prisma.checkpoint.count({ where: { loopId: loop.id } })).toBeGreaterThan(0);
   });
 
+  it("the README's demo example completes (issue 31: its goal lacked a term its scorer requires)", async () => {
+    const readme = readFileSync(join(process.cwd(), "README.md"), "utf8");
+    const block = /\*\*Demo agent \(no keys\)\*\*[\s\S]*?```json\n([\s\S]*?)\n```/.exec(readme)![1]!;
+    const example = JSON.parse(block) as { agent: Record<string, unknown> };
+    // As written, only without the pretend work time, on its own seed and two others.
+    for (const seed of [example.agent.seed, 7, 1234]) {
+      const agent = { ...example.agent, delayMs: 0, seed };
+      const done = await run(["-f", file(`readme-${String(seed)}.json`, { ...example, agent }), "--json"]);
+      const final = JSON.parse(done.stdout) as { status: string; stopType: string };
+      expect({ seed, ...final }).toMatchObject({ seed, status: "completed", stopType: "score_threshold" });
+      expect(done.code).toBe(EXIT.completed);
+    }
+  }, 180_000);
+
   it("exits 2 when the budget stops the loop", async () => {
     const spent = await run([
       "-f",
@@ -95,9 +109,11 @@ describe("ralph run: headless, no server [sqlite]", () => {
       (n) => n === 1,
       60_000,
     );
+    // One Ctrl-C under npx arrives twice (the terminal's, and the one npx forwards): one press, said once.
     child.kill("SIGINT");
+    setTimeout(() => child.kill("SIGINT"), 20);
     expect(await exited).toBe(EXIT.interrupted);
-    expect(child.output()).toMatch(/SIGINT, killing the running iteration/);
+    expect(child.output().match(/SIGINT, killing the running iteration/g)).toHaveLength(1);
     const iterations = await database().prisma.iteration.findMany({ where: { loopId: id } });
     expect(iterations.map((i) => [i.number, i.status])).toEqual([[1, "interrupted"]]);
     expect(await database().prisma.loop.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "paused" });

@@ -235,8 +235,9 @@ describe("ralph CLI against a running app [sqlite]", () => {
       (l) => l.status === "paused",
       30_000,
     );
-    // watch keeps following a paused loop (it may be resumed)...
-    expect(watch.exitCode).toBeNull();
+    // watch stops at the pause with 130, as the README says, and says how to go on (issue 31: it never exited)...
+    expect(await watch.exited).toBe(EXIT.interrupted);
+    expect(watch.output()).toContain(`paused: ralph resume ${id}`);
     const interrupted = await db.prisma.iteration.count({ where: { loopId: id, status: "interrupted" } });
     expect(interrupted).toBe(1);
     expect((await ralph(["status", id], { env })).code).toBe(EXIT.interrupted);
@@ -255,10 +256,16 @@ describe("ralph CLI against a running app [sqlite]", () => {
       (l) => l.status === "running" || l.iteration > 0,
       30_000,
     );
+    const rewatch = spawnRalph(["watch", id], env);
+    await waitFor(
+      async () => rewatch.output(),
+      (out) => out.includes(id),
+      30_000,
+    );
     expect((await ralph(["terminate", id, "--reason", "enough"], { env })).code).toBe(0);
-    const code = await watch.exited;
+    const code = await rewatch.exited;
     expect(code).toBe(EXIT.interrupted);
-    expect(watch.output()).toMatch(new RegExp(`${id} stopped \\(explicit_stop\\)`));
+    expect(rewatch.output()).toMatch(new RegExp(`${id} stopped \\(explicit_stop\\)`));
     const events = await db.prisma.loopEvent.findMany({ where: { loopId: id, type: "control_requested" } });
     expect(events.map((e) => e.actor)).toEqual(expect.arrayContaining([expect.stringContaining('(token "ci")')]));
   }, 180_000);

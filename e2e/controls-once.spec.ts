@@ -58,6 +58,11 @@ test("nudge, resume and approve each land exactly once", async ({ page }) => {
   // Resume: it runs again until the next gate waits for approval (at once, if
   // the gate opened with the iteration the interrupt ended: a pause outranks it).
   await control(page, "Resume");
+  // A resume starts the agent again: the button asks first.
+  await page
+    .getByRole("dialog", { name: /^Resume/ })
+    .getByRole("button", { name: "Resume" })
+    .click();
   await expectStatus(page, /running|queued|awaiting approval/, 10_000);
   await expectStatus(page, "awaiting approval", 40_000);
   const gatedAt = (await iterations(page, id))[0]!.number;

@@ -50,6 +50,10 @@ test("a demo loop from the form: live charts, interrupt, resume, handoff, nudge"
 
   // Force a handoff: the next iteration starts fresh and every chart marks it.
   await control(page, "Force handoff");
+  // It cannot be taken back: the button asks first, as its shortcut does.
+  const confirmHandoff = page.getByRole("dialog", { name: /^Force a fresh-context handoff/ });
+  await expect(confirmHandoff).toContainText("what the agent carried over is dropped");
+  await confirmHandoff.getByRole("button", { name: "Force a fresh-context handoff" }).click();
   await expect(page.getByTestId("handoff-marker").first()).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId("handoff-marker").first()).toContainText("explicit request");
   await expect(page.getByTestId("health-marker-handoff").first()).toBeVisible();

@@ -4,7 +4,7 @@
 // loop, followed live with no reload (issue 31: the list said "No iterations
 // yet" under "Iterations (5)", the charts lagged the header by tens of
 // iterations). Also: a loop with no alerts shows no error on its Alerts tab.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { signIn, trpc } from "./support/auth";
 import { expectStatus } from "./support/loops";
 
@@ -85,4 +85,31 @@ test("header, iteration list and the four charts agree at every iteration of a l
   expect(await page.evaluate(() => "__sameDocument" in window), "the page was never reloaded").toBe(true);
   // Most iterations were seen agreeing one by one (a slow machine may fold two into one read).
   expect(agreedAt.size, JSON.stringify(history.slice(-5))).toBeGreaterThanOrEqual(MAX / 2);
+
+  // Export from the loop page (signed in, no share link): the shared report's data, as JSON and Markdown.
+  await expect(page.getByTestId("loop-export").getByRole("link", { name: "JSON" })).toBeVisible();
+  const json = await page.request.get(`/loops/${id}/export/json`);
+  expect(json.status()).toBe(200);
+  expect(((await json.json()) as { loop: { id: string } }).loop.id).toBe(id);
+  const markdown = await page.request.get(`/loops/${id}/export/markdown`);
+  expect(markdown.headers()["content-disposition"]).toContain(".md");
+  expect(await markdown.text()).toContain("## End-of-run report");
+  const stranger = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL });
+  const anonymous = await stranger.get(`/loops/${id}/export/json`, { maxRedirects: 0 });
+  expect(anonymous.headers()["content-disposition"]).toBeUndefined();
+  await stranger.dispose();
+
+  // "Fork from #N" asks first, and a double click on its confirmation makes one fork.
+  const loopsNow = async () =>
+    ((await trpc(page.request, "loops.list", { limit: 100 }, "query")).data as { items: unknown[] }).items.length;
+  const before = await loopsNow();
+  const newest = page.locator('[data-testid="iteration"][data-number="60"]');
+  await newest.getByRole("button").first().click();
+  await newest.getByRole("button", { name: "Fork from #60" }).click();
+  const confirm = page.getByRole("dialog", { name: "Fork from iteration 60" });
+  await confirm.getByRole("button", { name: "Fork and start" }).dblclick();
+  await page.waitForURL((url) => !url.pathname.endsWith(id), { timeout: 30_000 });
+  await expect.poll(loopsNow).toBe(before + 1);
+  await page.waitForTimeout(1_000);
+  expect(await loopsNow()).toBe(before + 1);
 });

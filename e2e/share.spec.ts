@@ -56,6 +56,8 @@ test("share a report, open it anonymously, revoke it", async ({ page, browser })
 
   // Revoke from the loop page: the very next request is a 404.
   await dialog.getByTestId("share-link").filter({ hasText: "active" }).getByRole("button", { name: "Revoke" }).click();
+  // It cannot be undone: it asks first.
+  await dialog.getByRole("group", { name: "Confirm revoke" }).getByRole("button", { name: "Revoke for good" }).click();
   await expect(dialog.getByTestId("share-link").first()).toContainText("revoked");
   expect((await anon.goto(url))?.status()).toBe(404);
   expect((await anon.request.get(`${url}/export/json`)).status()).toBe(404);

@@ -125,12 +125,12 @@ export function loopCommands(program: Command) {
 
   program
     .command("watch")
-    .description("follow a loop live: one line per iteration, until it ends")
+    .description("follow a loop live: one line per iteration, until it ends, pauses or waits for approval")
     .argument("<id>", "loop id")
     .option("--json", "print the final state as JSON")
     .action(async (id: string, opts: { json?: boolean }) => {
       const api = client();
-      const code = await followLoop(api, id, { untilEnd: true, fromNow: true, json: opts.json });
+      const code = await followLoop(api, id, { fromNow: true, json: opts.json });
       if (opts.json) printJson((await api.loops.byId.query({ id })).loop);
       throw new ExitWith(code);
     });

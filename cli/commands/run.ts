@@ -6,7 +6,7 @@ import { ZodError } from "zod";
 import { buildDefinition, type StartFlags } from "../definition";
 import { ExitWith, UsageError } from "../errors";
 import { exitCodeForLoop } from "../exit-codes";
-import { createPrinter, printJson, progressLine, summaryLine } from "../output";
+import { createPrinter, printJson, progressLine, runningTotals, summaryLine } from "../output";
 
 export function runCommand(program: Command) {
   program
@@ -36,7 +36,10 @@ export function runCommand(program: Command) {
       try {
         final = await runHeadless(definition, {
           onStart: (loop, database) => printer.line(`${loop.id}: running here on ${database}`),
-          onIteration: (loop, iteration) => printer.line(progressLine(loop, iteration)),
+          onIterations: (loop, iterations) => {
+            const totals = runningTotals(loop, iterations);
+            iterations.forEach((i, n) => printer.line(progressLine(loop, i, totals[n])));
+          },
           isDone: (loop) => codeFor(loop) !== null,
         });
       } catch (error) {

@@ -8,8 +8,11 @@ export function ConfirmShortcutDialog({
   label,
   onConfirm,
   onClose,
+  description = "You pressed its keyboard shortcut.",
 }: {
   label: string;
+  /** What acting does (a control confirmed from its button); by default, that a key asked for it. */
+  description?: string;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -18,7 +21,7 @@ export function ConfirmShortcutDialog({
       open
       onClose={onClose}
       title={`${label}?`}
-      description="You pressed its keyboard shortcut."
+      description={description}
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>

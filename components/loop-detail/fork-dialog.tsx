@@ -19,6 +19,8 @@ export function ForkDialog({
   pending: boolean;
 }) {
   const [iteration, setIteration] = useState(String(lastIteration));
+  // One fork per dialog: a second submit (a double click) repeats this request, and the server makes one.
+  const [requestId] = useState(() => crypto.randomUUID());
   const n = Number(iteration);
   const valid = Number.isInteger(n) && n >= 1 && n <= lastIteration;
   return (
@@ -33,7 +35,7 @@ export function ForkDialog({
         className="space-y-4"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (valid && (await onConfirm({ iteration: n }))) onClose();
+          if (valid && (await onConfirm({ iteration: n, requestId }))) onClose();
         }}
       >
         <Field

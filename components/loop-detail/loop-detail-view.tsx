@@ -30,7 +30,7 @@ import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
 import { QuestionPanel } from "./question-panel";
 import { ForkDialog, LimitsDialog, preloadDialogs, preloadDialogsWhenSettled, ShareDialog } from "./lazy-dialogs";
-import { ignoreKey, SHORTCUTS } from "./shortcuts";
+import { CONFIRM_ON_CLICK, ignoreKey, SHORTCUTS } from "./shortcuts";
 import { ShortcutsHelp } from "./shortcuts-help";
 import { ConfirmShortcutDialog } from "./confirm-shortcut-dialog";
 import { useShortcutsEnabled } from "@/components/shared/shortcut-setting";
@@ -181,6 +181,16 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
     },
     [availability, controls],
   );
+  // A button press: what cannot be taken back asks first, as its shortcut does.
+  const onControl = useCallback(
+    (control: ControlName) => {
+      const shortcut = SHORTCUTS.find((s) => s.control === control);
+      if (!CONFIRM_ON_CLICK[control] || !shortcut || !availability(control).allowed) return trigger(control);
+      setConfirming(shortcut);
+      setDialog("confirm");
+    },
+    [availability, trigger],
+  );
 
   useEffect(() => {
     if (!shortcutsOn) return;
@@ -232,7 +242,20 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
         <ButtonLink href="/" variant="ghost" size="sm">
           ← Loops
         </ButtonLink>
-        <LiveIndicator status={stream.status} />
+        <span className="flex items-center gap-3">
+          {/* The redacted report a share link would give, as a file, for whoever is signed in. */}
+          <span className="text-slate-600 dark:text-slate-400" data-testid="loop-export">
+            Export:{" "}
+            <a className="underline" href={`/loops/${id}/export/json`} download>
+              JSON
+            </a>{" "}
+            ·{" "}
+            <a className="underline" href={`/loops/${id}/export/markdown`} download>
+              Markdown
+            </a>
+          </span>
+          <LiveIndicator status={stream.status} />
+        </span>
       </div>
       <LoopStatusAnnouncer loop={d.loop} />
       <LoopHeader detail={d} displayStatus={stopping ? "interrupting" : d.loop.displayStatus} />
@@ -255,7 +278,7 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
         <Controls
           availability={availability}
           isPending={controls.isPending}
-          onControl={trigger}
+          onControl={onControl}
           onHelp={onHelp}
           loopId={id}
           showStart={d.loop.status === "draft"}
@@ -307,6 +330,7 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
       {dialog === "confirm" && confirming && (
         <ConfirmShortcutDialog
           label={confirming.label}
+          description={CONFIRM_ON_CLICK[confirming.control]}
           onConfirm={() => trigger(confirming.control)}
           onClose={() => setDialog(null)}
         />

@@ -30,6 +30,7 @@ export function ShareDialog({ loopId, onClose }: { loopId: string; onClose: () =
   const links = useQuery(trpc.share.list.queryOptions({ loopId }));
   const [hours, setHours] = useState(0);
   const [created, setCreated] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries(trpc.share.list.queryFilter({ loopId }));
   const create = useMutation(trpc.share.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.share.revoke.mutationOptions({ onSuccess: refresh }));
@@ -148,16 +149,32 @@ export function ShareDialog({ loopId, onClose }: { loopId: string; onClose: () =
                       last opened <LocalTime date={l.lastAccessedAt} />
                     </span>
                   )}
-                  {l.state === "active" && (
-                    <Button
-                      variant="danger"
-                      size="sm"
-                      className="ml-auto"
-                      pending={revoke.isPending && revoke.variables?.id === l.id}
-                      onClick={() => revoke.mutate({ id: l.id }, { onError: (e) => toast(errorMessage(e), "error") })}
-                    >
+                  {l.state === "active" && revoking !== l.id && (
+                    <Button variant="danger" size="sm" className="ml-auto" onClick={() => setRevoking(l.id)}>
                       Revoke
                     </Button>
+                  )}
+                  {l.state === "active" && revoking === l.id && (
+                    // A revoked link cannot be brought back: it asks first, in place.
+                    <span className="ml-auto flex items-center gap-2" role="group" aria-label="Confirm revoke">
+                      <span className="text-slate-700 dark:text-slate-300">Anyone holding it loses access.</span>
+                      <Button variant="secondary" size="sm" onClick={() => setRevoking(null)}>
+                        Keep
+                      </Button>
+                      <Button
+                        variant="danger"
+                        size="sm"
+                        pending={revoke.isPending && revoke.variables?.id === l.id}
+                        onClick={() =>
+                          revoke.mutate(
+                            { id: l.id },
+                            { onError: (e) => toast(errorMessage(e), "error"), onSettled: () => setRevoking(null) },
+                          )
+                        }
+                      >
+                        Revoke for good
+                      </Button>
+                    </span>
                   )}
                 </li>
               ))}

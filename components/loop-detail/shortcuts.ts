@@ -19,6 +19,16 @@ export const SHORTCUTS: { key: string; control: ControlName; label: string; conf
   { key: "s", control: "share", label: "Share" },
 ];
 
+/**
+ * Controls that ask first even from their button: what they do cannot be taken back (a handoff
+ * drops the agent's context; a resume starts the agent again, after a kill too). What the
+ * confirmation says about each.
+ */
+export const CONFIRM_ON_CLICK: Partial<Record<ControlName, string>> = {
+  forceHandoff: "The next iteration starts from a fresh context: what the agent carried over is dropped.",
+  resume: "The loop starts its agent again from where it stopped (after a kill too), and spends from its budget.",
+};
+
 /** Keys whose control has no dialog of its own: pressed, they open a confirmation instead of acting. */
 export const CONFIRMED_KEYS = new Set(SHORTCUTS.filter((s) => s.confirm).map((s) => s.key));
 

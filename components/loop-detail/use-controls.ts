@@ -17,6 +17,8 @@ export interface ControlInput {
   comment?: string;
   patch?: Record<string, unknown>;
   iteration?: number;
+  /** A fork's request id, made once per dialog: the server makes one fork however often it arrives. */
+  requestId?: string;
 }
 
 const DONE: Partial<Record<ControlName, string>> = {
@@ -57,7 +59,8 @@ export function useControls(loopId: string, pendingIds: string[]) {
           await c.start.mutate(base);
           return { requestId: null };
         case "fork": {
-          const fork = await c.fork.mutate({ ...base, iteration: input.iteration ?? 0, start: true });
+          const once = input.requestId ? { requestId: input.requestId } : {};
+          const fork = await c.fork.mutate({ ...base, iteration: input.iteration ?? 0, start: true, ...once });
           return { requestId: null, forkId: fork.id };
         }
         default: {

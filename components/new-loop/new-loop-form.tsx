@@ -3,6 +3,7 @@
 // Schema of the very zod schema `loops.create` validates with), started from
 // a template or cloned from a loop, checked in the browser from the schema's
 // constraints and then by the server, whose errors land on the same fields.
+import { redactedFieldLabel } from "./redacted-label";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useMemo, useRef, useState } from "react";
@@ -167,7 +168,7 @@ function LoopForm({
             </a>
             .{" "}
             {clone.redactedPaths.length > 0
-              ? `${clone.redactedPaths.length} sensitive field${clone.redactedPaths.length === 1 ? " was" : "s were"} redacted and must be entered again: ${clone.redactedPaths.join(", ")}.`
+              ? `${clone.redactedPaths.length} sensitive field${clone.redactedPaths.length === 1 ? " was" : "s were"} redacted and must be entered again: ${clone.redactedPaths.map((p) => redactedFieldLabel(p, clone.definition)).join(", ")}.`
               : "Nothing sensitive had to be redacted."}
           </div>
         ) : (

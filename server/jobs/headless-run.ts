@@ -56,10 +56,14 @@ export interface HeadlessIteration {
 export interface HeadlessRun {
   /** Called when the loop is created; `database` says which one (kind and file or database name). */
   onStart?(loop: HeadlessLoop, database: string): void;
-  onIteration?(loop: HeadlessLoop, iteration: HeadlessIteration): void;
+  /** The iterations stored since the last call, oldest first, with the loop as read just before them. */
+  onIterations?(loop: HeadlessLoop, iterations: HeadlessIteration[]): void;
   /** True when the run should stop following (the caller's exit rule: terminal, paused, gate with --no-block). */
   isDone(loop: HeadlessLoop): boolean;
 }
+
+/** SIGINTs closer together than this are one key press delivered twice. */
+const SAME_PRESS_MS = 1_000;
 
 /** Like the local operator scripts act as: whoever runs the command owns the machine. */
 const ACTING: ActingAs = {
@@ -86,8 +90,14 @@ export async function runHeadless(definitionInput: unknown, run: HeadlessRun): P
   const services: LoopServices = { db, dispatcher, engine: systemDeps };
 
   let interrupts = 0;
+  let lastSigint = 0;
   let id: string | null = null;
   const onSigint = () => {
+    // One Ctrl-C can arrive twice (the terminal signals the process group, and `npx` forwards it
+    // again): within a second it is the same press, not "again to leave at once", and says nothing twice.
+    const now = Date.now();
+    if (now - lastSigint < SAME_PRESS_MS) return;
+    lastSigint = now;
     interrupts++;
     if (interrupts > 1 || !id) process.exit(130);
     process.stderr.write("\nralph run: SIGINT, killing the running iteration (again to leave at once)…\n");
@@ -106,11 +116,12 @@ export async function runHeadless(definitionInput: unknown, run: HeadlessRun): P
     for (;;) {
       loop = await read();
       const rows = await iterationPage(db.prisma, id, { limit: 50 });
-      for (const i of rows.reverse()) {
-        if (i.number < last.number || (i.number === last.number && i.attempt <= last.attempt)) continue;
-        run.onIteration?.(loop, i);
-        last = { number: i.number, attempt: i.attempt };
-      }
+      const fresh = rows
+        .reverse()
+        .filter((i) => i.number > last.number || (i.number === last.number && i.attempt > last.attempt));
+      if (fresh.length) run.onIterations?.(loop, fresh);
+      const newest = fresh.at(-1);
+      if (newest) last = { number: newest.number, attempt: newest.attempt };
       if (run.isDone(loop)) return loop;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }

@@ -6,6 +6,7 @@ import { appendEvents } from "../db/events.repo";
 import { insertLoop as insertLoopRow, loopById, queueDraftLoop } from "../db/loops.repo";
 import { inTransaction, type JsonInput } from "../db/tx";
 import { conflict, invalidInput, notFound } from "../errors";
+import { isStorageConflict } from "../db/storage-errors";
 import { notifyEventsWritten } from "../events/event-wakeups";
 import { loadCurrentSnapshot, restoreStoredCheckpoint } from "./loop-snapshot";
 import { storedDefinition, type LoopDefinition } from "./loop-definition";
@@ -117,8 +118,34 @@ export async function startLoop(svc: LoopServices, loopId: string, acting: Actin
   return { id: loopId, changed: true };
 }
 
-/** A new loop that continues from the checkpoint written after `iteration`. */
-export async function forkLoop(svc: LoopServices, loopId: string, iteration: number, start: boolean, acting: ActingAs) {
+/**
+ * The fork a repeated request already made (a double click, a retried call): the caller's
+ * request id is the fork's own id, so the database's key makes a second one impossible.
+ */
+async function forkMadeBy(svc: LoopServices, requestId: string, sourceId: string): Promise<{ id: string } | null> {
+  const made = await loopById(svc.db.prisma, requestId);
+  if (!made) return null;
+  if (made.forkedFromId !== sourceId) throw conflict("This request id was used for another loop");
+  return { id: made.id };
+}
+
+/**
+ * A new loop that continues from the checkpoint written after `iteration`.
+ * `requestId` (a UUID the caller makes once per fork it means) makes it
+ * idempotent: the same request makes one fork, however often it arrives.
+ */
+export async function forkLoop(
+  svc: LoopServices,
+  loopId: string,
+  iteration: number,
+  start: boolean,
+  acting: ActingAs,
+  requestId?: string,
+) {
+  if (requestId) {
+    const made = await forkMadeBy(svc, requestId, loopId);
+    if (made) return made;
+  }
   const source = await loopById(svc.db.prisma, loopId);
   if (!source) throw notFound("Loop", loopId);
   // The fork runs with the forking user's rights: what needs an admin stays with admins.
@@ -129,7 +156,7 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
   // The limits in effect now, operator edits included (they may postdate the forked checkpoint).
   const current = await loadCurrentSnapshot(svc.db.prisma, loopId, svc.engine);
   const config = parseLoopConfig((current ?? restored).config);
-  const forkId = svc.engine.newId();
+  const forkId = requestId ?? svc.engine.newId();
   // The fork's worktree starts at the forked iteration's commit, in the source's repository.
   const snapshotSha = await iterationSnapshotSha(svc.db.prisma, loopId, iteration);
   const definition = snapshotSha
@@ -153,7 +180,7 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
     pause: null,
     attention: null,
   };
-  return insertLoop(
+  const insert = insertLoop(
     svc,
     snapshot,
     {
@@ -172,6 +199,12 @@ export async function forkLoop(svc: LoopServices, loopId: string, iteration: num
       reason: `forked from iteration ${iteration}`,
     },
   );
+  // Two copies of one request at once: the second insert meets the first's key.
+  return insert.catch(async (error: unknown) => {
+    const made = requestId && isStorageConflict(error) ? await forkMadeBy(svc, requestId, loopId) : null;
+    if (made) return made;
+    throw error;
+  });
 }
 
 /** Creates a loop from a validated definition (the API's and the form's shape). */

@@ -23,6 +23,7 @@ import { enforceLimit, hit, type RateLimit } from "../auth/rate-limit";
 import { hashToken, looksLikeToken, newToken } from "../auth/tokens";
 import { getIterationPage, getLoopDetail } from "../loops/loop-detail.service";
 import { redactIterationsForShare, redactLoopForShare } from "./share-redaction";
+import { redactServerPaths, thisServersPaths } from "./server-paths";
 import { limitsInEffect } from "../loops/limits-in-effect";
 import { iterationStatusCounts } from "../db/iterations.repo";
 
@@ -121,11 +122,10 @@ export async function sharedLoopDetail(db: Database, loopId: string, now: number
     iterationStatusCounts(db.prisma, loopId),
   ]);
   const stored = (detail.loop.config ?? {}) as { loop?: unknown };
-  return {
-    ...redactLoopForShare(detail),
-    outcomes,
-    limits: limitsInEffect(detail.config, stored.loop),
-  };
+  return redactServerPaths(
+    { ...redactLoopForShare(detail), outcomes, limits: limitsInEffect(detail.config, stored.loop) },
+    thisServersPaths(),
+  );
 }
 
 /** A page of a shared loop's iterations, allow-listed like the rest of the page. */
@@ -137,5 +137,5 @@ export async function sharedIterationPage(
   const { items, nextBeforeNumber } = await getIterationPage(db, loopId, page);
   // A fork's inherited rows say so, without naming the loop they came from.
   const rows = items.map(({ inheritedFrom, ...row }) => ({ ...row, inherited: inheritedFrom !== null }));
-  return { items: redactIterationsForShare(rows), nextBeforeNumber };
+  return { items: redactServerPaths(redactIterationsForShare(rows), thisServersPaths()), nextBeforeNumber };
 }

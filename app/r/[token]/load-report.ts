@@ -3,6 +3,7 @@
 // "slow down" marker when the caller's address hit the lookup rate limit.
 import { TRPCError } from "@trpc/server";
 import { serverCaller } from "@/lib/trpc/server";
+import { reportDownload, type ReportFormat } from "./export/formats";
 
 export async function loadSharedReport(token: string) {
   const caller = await serverCaller();
@@ -19,7 +20,7 @@ export async function loadSharedReport(token: string) {
   }
 }
 
-type LoadedReport = Extract<Awaited<ReturnType<typeof loadSharedReport>>, { kind: "ok" }>;
+export type LoadedReport = Extract<Awaited<ReturnType<typeof loadSharedReport>>, { kind: "ok" }>;
 
 const plain = (text: string, status: number, extra: Record<string, string> = {}) =>
   new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...extra } });
@@ -28,19 +29,22 @@ const plain = (text: string, status: number, extra: Record<string, string> = {})
  * One export of the shared report as a download: the same 404 / 429 answers
  * as the page, and headers that keep it out of caches and referrers.
  */
-export async function exportSharedReport(
-  token: string,
-  format: { extension: string; contentType: string; render: (loaded: LoadedReport) => string },
-) {
+export async function exportSharedReport(token: string, format: ReportFormat) {
   const loaded = await loadSharedReport(token);
   if (loaded.kind === "missing") return plain("Not found", 404);
   if (loaded.kind === "limited") return plain("Too many requests", 429, { "retry-after": "60" });
-  return new Response(format.render(loaded), {
-    headers: {
-      "content-type": format.contentType,
-      "content-disposition": `attachment; filename="loop-report-${loaded.report.loop.id.slice(0, 8)}.${format.extension}"`,
-      "cache-control": "no-store",
-      "referrer-policy": "no-referrer",
-    },
-  });
+  return reportDownload(loaded, format);
+}
+
+/** The same download for a signed-in user, from the loop page (no link needed); 404 without access. */
+export async function exportLoopReport(id: string, format: ReportFormat) {
+  const caller = await serverCaller();
+  try {
+    const { report, last } = await caller.loops.exportReport({ id });
+    return reportDownload({ kind: "ok", report, final: last.items[0] ?? null, generatedAt: new Date() }, format);
+  } catch (error) {
+    if (error instanceof TRPCError && ["NOT_FOUND", "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN"].includes(error.code))
+      return plain("Not found", 404);
+    throw error;
+  }
 }

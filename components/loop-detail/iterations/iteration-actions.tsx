@@ -33,6 +33,8 @@ export function IterationActions({
     select: (d) => ({ forkAllowed: d.availability.fork.allowed, status: d.loop.status }),
   });
   const [rollingBack, setRollingBack] = useState(false);
+  // A fork asks first and carries one request id per confirmation: a double click makes one fork.
+  const [forkRequest, setForkRequest] = useState<string | null>(null);
   const [reason, setReason] = useState("");
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.loops.pathKey() });
   const rollback = useMutation({
@@ -50,8 +52,10 @@ export function IterationActions({
     onError: (e) => toast(errorMessage(e), "error"),
   });
   const fork = useMutation({
-    mutationFn: () => client.loops.controls.fork.mutate({ id: loopId, iteration: number, start: true }),
+    mutationFn: (requestId: string) =>
+      client.loops.controls.fork.mutate({ id: loopId, iteration: number, start: true, requestId }),
     onSuccess: (f) => {
+      setForkRequest(null);
       toast(`Forked from iteration ${number}`);
       router.push(`/loops/${f.id}`);
     },
@@ -70,10 +74,27 @@ export function IterationActions({
       <Button size="sm" variant="secondary" disabled={!!why} title={why} onClick={() => setRollingBack(true)}>
         Roll back to #{number}
       </Button>
-      <Button size="sm" variant="secondary" pending={fork.isPending} onClick={() => fork.mutate()}>
+      <Button size="sm" variant="secondary" onClick={() => setForkRequest(crypto.randomUUID())}>
         Fork from #{number}
       </Button>
       {why && <span className="text-xs text-slate-500 dark:text-slate-400">Roll back: {why}.</span>}
+      {forkRequest && (
+        <Dialog
+          open
+          onClose={() => setForkRequest(null)}
+          title={`Fork from iteration ${number}`}
+          description="Starts a new loop from the checkpoint written after this iteration: same goal and agent, its history up to here. This loop is left as it is."
+        >
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setForkRequest(null)}>
+              Cancel
+            </Button>
+            <Button pending={fork.isPending} onClick={() => fork.mutate(forkRequest)}>
+              Fork and start
+            </Button>
+          </div>
+        </Dialog>
+      )}
       {rollingBack && (
         <Dialog
           open

@@ -1,5 +1,6 @@
 // Every operator control through the tRPC caller, against a real runtime on
 // SQLite and PostgreSQL.
+import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../../test/db-providers";
@@ -246,6 +247,21 @@ describeEachProvider("loop controls", ({ db }) => {
     const forked = await loopRow(fork.id);
     expect(forked.forkedFromId).toBe(id);
     expect(forked.iteration).toBe(2);
+
+    // A double click: the same request twice at once, then once more later, makes one fork (issue 31: two ran).
+    const requestId = randomUUID();
+    const clicks = await Promise.all([
+      api.loops.controls.fork({ id, iteration: 1, requestId }),
+      api.loops.controls.fork({ id, iteration: 1, requestId }),
+    ]);
+    expect(clicks.map((c) => c.id)).toEqual([requestId, requestId]);
+    expect((await api.loops.controls.fork({ id, iteration: 1, requestId })).id).toBe(requestId);
+    expect(await db().prisma.loop.count({ where: { forkedFromId: id } })).toBe(2);
+    expect(await db().prisma.loopEvent.count({ where: { loopId: requestId, type: "loop_forked" } })).toBe(1);
+    // A request id naming another loop is refused, not taken as that loop.
+    await expect(api.loops.controls.fork({ id: requestId, iteration: 1, requestId: fork.id })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 
   it("interrupt, resume and kill sent at once end in one consistent state, each answered once", async () => {

@@ -71,12 +71,23 @@ export const loopControlsRouter = router({
       removeLoopWorktree(ctx.services, input.id, { actor: ctx.actor, reason: input.reason ?? null }),
     ),
   fork: operator
-    .input(target.extend({ iteration: z.number().int().min(0), start: z.boolean().default(true) }))
+    .input(
+      target.extend({
+        iteration: z.number().int().min(0),
+        start: z.boolean().default(true),
+        /** Made once per fork the caller means: a repeated request (a double click) makes one fork. */
+        requestId: z.string().uuid().optional(),
+      }),
+    )
     .output(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) =>
-      forkLoop(ctx.services, input.id, input.iteration, input.start, {
-        actor: ctx.actor,
-        reason: input.reason ?? null,
-      }),
+      forkLoop(
+        ctx.services,
+        input.id,
+        input.iteration,
+        input.start,
+        { actor: ctx.actor, reason: input.reason ?? null },
+        input.requestId,
+      ),
     ),
 });

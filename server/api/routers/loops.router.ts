@@ -5,7 +5,7 @@ import { getIterationPage, getLoopDefinition, getLoopDetail, getSeriesWindow } f
 import { iterationTranscriptOf } from "../../loops/iteration-transcript.service";
 import { loopTemplates } from "../../loops/loop-templates";
 import { iterationCodeDiffOf, loopPatchOf, loopProtectionOf } from "../../loops/loop-workspace.service";
-import { sharedLoopDetail } from "../../share/share-links.service";
+import { sharedIterationPage, sharedLoopDetail } from "../../share/share-links.service";
 import { redactFreeText } from "../../share/free-text-redaction";
 import { createLoopFromDefinition } from "../../loops/loop-create.service";
 import { preflightDefinition } from "../../loops/loop-preflight.service";
@@ -26,6 +26,7 @@ import {
   secretChoicesOutput,
   seriesWindowOutput,
   sharedDetailOutput,
+  sharedIterationPageOutput,
   templatesOutput,
   usageLimitsOutput,
 } from "./loops.types";
@@ -232,6 +233,17 @@ export const loopsRouter = router({
     .input(z.object({ id: loopId }))
     .output(sharedDetailOutput)
     .query(({ ctx, input }) => sharedLoopDetail(ctx.db, input.id, ctx.services.engine.now())),
+  /**
+   * The report a signed-in user downloads from the loop page (JSON, Markdown): the very data a
+   * share link shows, redacted the same way, so a file passed on says no more than a link would.
+   */
+  exportReport: viewer
+    .input(z.object({ id: loopId }))
+    .output(z.object({ report: sharedDetailOutput, last: sharedIterationPageOutput }))
+    .query(async ({ ctx, input }) => ({
+      report: await sharedLoopDetail(ctx.db, input.id, ctx.services.engine.now()),
+      last: await sharedIterationPage(ctx.db, input.id, { limit: 1 }),
+    })),
   /** An operator's free text (a terminate reason, a comment) as shared reports will show it. */
   freeTextPreview: roleProcedure("operator")
     .input(z.object({ text: z.string().max(10_000) }))
