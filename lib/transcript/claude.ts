@@ -196,6 +196,9 @@ function user(b: TranscriptBuilder, m: Json) {
     }));
     t.result = cap(resultText(block.content), CAPS.result);
     t.status = block.is_error === true ? "error" : "ok";
+    // Claude Code starts a failed command's result with its exit code.
+    const exit = /^Exit code (\d+)/.exec(t.result);
+    if (exit && t.name === "Bash") t.exitCode = Number(exit[1]);
   }
 }
 

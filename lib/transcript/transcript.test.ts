@@ -50,6 +50,8 @@ describe("transcriptOf, real CLI output", () => {
     const bash = t.entries[3] as Extract<TranscriptEntry, { kind: "tool" }>;
     expect(bash.result).toContain("not ok 1 - adds two numbers");
     expect(bash.input).toContain('"command": "npm test"');
+    expect(bash.exitCode).toBe(1);
+    expect(t.entries[9]).not.toHaveProperty("exitCode");
   });
 
   it("marks Claude Code's failed tool calls", () => {
