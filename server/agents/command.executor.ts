@@ -20,6 +20,7 @@ import { defaultPriceLookup, priceUsage } from "./pricing";
 import { workingDir } from "./process-env";
 import { runProcess, type ProcessOutcome } from "./process-group";
 import { scrubDeep, scrubSecrets } from "./redact";
+import { preparedWorkspace, takeSnapshot } from "./command-workspace";
 import { prepareProcess } from "./sandbox/isolated-process";
 import { serverIsolation } from "./sandbox/isolation";
 import { writeFileInside } from "./sandbox/safe-files";
@@ -218,23 +219,6 @@ function failure(
   return null;
 }
 
-/** The iteration's commit and diffstat, or the workspace error that kept it from being taken. */
-async function takeSnapshot(deps: AgentDeps, loopId: string, iteration: number): Promise<Record<string, unknown>> {
-  if (!deps.git) return {};
-  try {
-    const taken = await deps.git.snapshot(loopId, iteration);
-    return {
-      snapshot: taken.snapshot,
-      // Redacted with the rest of meta below; stored apart from the row's summary and read on demand.
-      codeDiff: taken.diff.text,
-      codeDiffTruncated: taken.diff.truncated,
-      ...(taken.tampered.length > 0 ? { evidenceTampered: { files: taken.tampered, policy: taken.policy } } : {}),
-    };
-  } catch (e) {
-    return { workspaceError: e instanceof Error ? e.message : String(e) };
-  }
-}
-
 export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps): AgentPort {
   const preset = commandPresetSpecs[config.preset];
   const pricing = deps.pricing ?? defaultPriceLookup;
@@ -242,7 +226,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
   return {
     async run(request: AgentRunRequest): Promise<AgentRunResult> {
       if (request.signal.aborted) throw abortedError("The agent");
-      const workspace = await deps.workspaceDir(request.loopId);
+      const workspace = await preparedWorkspace(deps, request);
       const cwd = workingDir(workspace, config.cwd);
       const promptFile = resolve(workspace, config.promptFile);
       const sandboxed = (deps.isolation ?? serverIsolation()).mode === "on" && config.sandbox === "on";
