@@ -4,7 +4,9 @@ export async function register() {
   // the Node-only start-up code out of the edge bundle. It is the one
   // process.env read outside server/env.ts, and it is not configuration.
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { startServerRuntime } = await import("./server/system/server-start");
-    await startServerRuntime();
+    const { startServerRuntime, stopOnBadEnvironment } = await import("./server/system/server-start");
+    // Next logs a failed register() and serves anyway (every request then a 500):
+    // a bad environment variable stops the server instead, naming it.
+    await startServerRuntime().catch(stopOnBadEnvironment);
   }
 }

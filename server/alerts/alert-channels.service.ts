@@ -21,6 +21,7 @@ import {
   upsertMute,
 } from "../db/alerts.repo";
 import { appendEvents } from "../db/events.repo";
+import { loopById } from "../db/loops.repo";
 import { conflict, invalidInput, notFound } from "../errors";
 import { sealSecret, type SecretKey } from "../secrets/secret-box";
 import { channelSecretRowId, channelUrlRowId } from "./alert-delivery.service";
@@ -164,6 +165,8 @@ export async function muteLoopAlert(
 }
 
 export async function unmuteLoopAlert(db: Database, loopId: string, kind: string, actor: Acting) {
+  // An unknown loop is a 404, not the event's foreign-key failure (a 500 the fuzzer found, issue 32).
+  if (!(await loopById(db.prisma, loopId))) throw notFound("Loop", loopId);
   await deleteMute(db.prisma, loopId, kind);
   await appendEvents(db.prisma, [
     {

@@ -9,7 +9,7 @@ import { describeEachProvider } from "../../test/db-providers";
 import { ALERT_KINDS } from "../alert-kinds";
 import { appendEvents } from "../db/events.repo";
 import { inTransaction } from "../db/tx";
-import { createAlertChannel, muteLoopAlert, sendTestAlert } from "./alert-channels.service";
+import { createAlertChannel, muteLoopAlert, sendTestAlert, unmuteLoopAlert } from "./alert-channels.service";
 import { verifySignature } from "./alert-signing";
 import { checkAlarms } from "./alarm-check.service";
 
@@ -77,6 +77,18 @@ describeEachProvider("alert outbox", ({ db }) => {
     expect(queued.map((r) => r.kind)).toEqual(["loop_ended"]);
     await drain(deps());
     expect(hook.requests.map((r) => r.json.kind)).toEqual(["loop_ended"]);
+  });
+
+  it("muting or unmuting an unknown loop is a not-found error, not a foreign-key failure", async () => {
+    const unknown = randomUUID();
+    await expect(unmuteLoopAlert(db(), unknown, "budget", admin)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      muteLoopAlert(
+        db(),
+        { loopId: unknown, kind: "budget", minutes: 5 },
+        { actor: admin, newId: randomUUID, now: Date.now() },
+      ),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("an approval alert states the gate's deadline and its default action", async () => {

@@ -147,6 +147,24 @@ describeEachProvider("sessions and sign-in", ({ db }) => {
       expect((await attempt(user.email, TEST_PASSWORD, T0 + 100, "192.0.2.78")).token).toBeTruthy();
     });
 
+    it("25 concurrent guesses: at most the limit are checked, per account and per address (issue 32)", async () => {
+      const user = await createUser(db(), "admin");
+      const guesses = Array.from({ length: 25 }, (_, i) =>
+        failure(attempt(user.email, i === 24 ? TEST_PASSWORD : `concurrent-guess-${i}`, T0 + 1, "198.51.100.50")),
+      );
+      const outcomes = await Promise.all(guesses);
+      const checked = outcomes.filter((e) => e === null || e.code === "UNAUTHENTICATED").length;
+      expect(checked).toBeLessThanOrEqual(limits.account.max);
+      expect(outcomes.filter((e) => e?.code === "RATE_LIMITED").length).toBeGreaterThanOrEqual(25 - limits.account.max);
+      // One address against many accounts at once.
+      const spray = await Promise.all(
+        Array.from({ length: 25 }, () =>
+          failure(attempt(uniqueEmail("burst"), "password-spray-2", T0 + 2, "198.51.100.51")),
+        ),
+      );
+      expect(spray.filter((e) => e?.code === "UNAUTHENTICATED").length).toBeLessThanOrEqual(limits.ip.max);
+    });
+
     it("a successful sign-in forgets the account's earlier typos", async () => {
       const user = await createUser(db(), "viewer");
       for (let i = 0; i < limits.account.max - 1; i++)

@@ -10,7 +10,7 @@ import { credentialsByEmail, normalizeEmail } from "../db/users.repo";
 import { getEnv } from "../env";
 import { unauthenticated } from "../errors";
 import { burnPasswordTime, verifyPassword } from "./password";
-import { enforceLimit, hit, type RateLimit } from "./rate-limit";
+import { releaseSlot, reserveSlot, type RateLimit } from "./rate-limit";
 import { startSession, type SessionPolicy, type StartedSession } from "./sessions.service";
 
 const WINDOW_MS = 15 * 60_000;
@@ -41,18 +41,30 @@ export interface SignInInput {
 export async function signIn(db: Database, input: SignInInput): Promise<StartedSession & { userId: string }> {
   const limits = input.limits ?? signInLimits();
   const email = normalizeEmail(input.email);
-  await enforceLimit(db, limits.account, email, input.now, "Too many failed sign-ins for this account.");
-  await enforceLimit(db, limits.ip, input.ip, input.now, "Too many failed sign-ins from your address.");
+  // Counted as failures before the password is checked (reserveSlot): concurrent guesses
+  // cannot all pass a check made before any of them failed (issue 32: 24 of 24 were checked).
+  const accountSlot = await reserveSlot(
+    db,
+    limits.account,
+    email,
+    input.now,
+    "Too many failed sign-ins for this account.",
+  );
+  let ipSlot: number;
+  try {
+    ipSlot = await reserveSlot(db, limits.ip, input.ip, input.now, "Too many failed sign-ins from your address.");
+  } catch (error) {
+    await releaseSlot(db, accountSlot);
+    throw error;
+  }
 
   const user = await credentialsByEmail(db.prisma, email);
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await burnPasswordTime(input.password);
-  if (!user || !ok) {
-    await hit(db, limits.account, email, input.now);
-    await hit(db, limits.ip, input.ip, input.now);
-    throw unauthenticated(BAD_CREDENTIALS);
-  }
+  if (!user || !ok) throw unauthenticated(BAD_CREDENTIALS);
+  // Not a failure: this attempt's address slot is taken back (the address keeps its earlier count).
+  await releaseSlot(db, ipSlot);
   if (user.disabledAt) throw unauthenticated("This account is disabled; ask an admin");
-  // A success forgets the account's earlier typos; the address keeps its count.
+  // A success forgets the account's earlier typos (and this attempt's slot).
   await clearHits(db.prisma, limits.account.bucket, email);
   const session = await startSession(db, {
     userId: user.id,

@@ -21,6 +21,16 @@ export async function recordHit(prisma: Db, bucket: string, key: string, at: Dat
   await prisma.rateLimitHit.create({ data: { bucket, key, createdAt: at } });
 }
 
+/** Records a hit and returns its id, so the caller can take it back (a reservation). */
+export async function reserveHit(prisma: Db, bucket: string, key: string, at: Date): Promise<number> {
+  return (await prisma.rateLimitHit.create({ data: { bucket, key, createdAt: at }, select: { id: true } })).id;
+}
+
+/** Takes back one reserved hit. */
+export async function releaseHit(prisma: Db, id: number): Promise<void> {
+  await prisma.rateLimitHit.deleteMany({ where: { id } });
+}
+
 /** Forgets a key's hits (e.g. an account's failures after a successful sign-in). */
 export async function clearHits(prisma: Db, bucket: string, key: string): Promise<void> {
   await prisma.rateLimitHit.deleteMany({ where: { bucket, key } });

@@ -1,7 +1,7 @@
 // What the app does at start: check the environment, make the database ready,
 // start the sweeper that resumes loops left behind by a crash, and the alert
 // deliverer that sends the outbox.
-import { getEnv } from "../env";
+import { EnvError, getEnv } from "../env";
 import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import { prepareDatabase } from "../db/bootstrap";
 import { resolveDatabaseTarget } from "../db/database-target";
@@ -32,4 +32,11 @@ export async function startServerRuntime() {
       (applied.length ? `migrated (${applied.join(", ")})` : "is up to date") +
       `; ${auth}`,
   );
+}
+
+/** A bad environment variable at start: print which and why, and exit (other start errors are rethrown). */
+export function stopOnBadEnvironment(error: unknown): never {
+  if (!(error instanceof EnvError)) throw error;
+  console.error(`Ralph Control cannot start. ${error.message}`);
+  process.exit(1);
 }
