@@ -8,6 +8,7 @@
  * Bad entries, a failing or hanging setup, and a setup writing outside the
  * worktree each give a clear error and leave nothing behind.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
@@ -365,4 +366,61 @@ describe("bad entries and failing setups: a clear error, nothing half-made, the 
       /changed files git tracks or does not ignore \(package-lock\.json\)/,
     );
   }, 60_000);
+
+  // A real full disk: a 2 MB tmpfs holds the worktrees (mounting needs root; skipped elsewhere).
+  const fullDisk = (() => {
+    try {
+      const dir = mkdtempSync("/var/tmp/ralph-full-disk-");
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "ignore" });
+      return dir;
+    } catch {
+      return null;
+    }
+  })();
+  afterAll(() => {
+    if (!fullDisk) return;
+    execFileSync("umount", [fullDisk]);
+    rmSync(fullDisk, { recursive: true, force: true });
+  });
+
+  it.runIf(fullDisk !== null)(
+    "a full disk while copying .worktreeinclude or during the setup: said as such, nothing left",
+    async () => {
+      const attempt = async (name: string, include: boolean, setup?: string[]) => {
+        const repo = npmProject(tmp.root, name, include ? { include: ["node_modules"] } : {});
+        const before = checkoutFingerprint(repo);
+        const loopId = nextLoopId();
+        const worktreesDir = join(fullDisk!, name);
+        const gitWs = loopGitWorkspace({
+          source: () => repo,
+          isolation: "worktree",
+          worktreesDir,
+          evidence: { protectedPaths: [], onTamper: "restore" },
+        });
+        const ws = await gitWs.prepared(loopId);
+        const error = await prepareEnvironment({
+          loopId,
+          ws,
+          source: repo,
+          setup: setup ? workspaceSetupSchema.parse({ argv: setup, timeoutSeconds: 60 }) : null,
+          deps: { workspaceDir: () => ws.dir, secrets: envSecretResolver, isolation },
+          stateDir: worktreesDir,
+        }).then(
+          () => null,
+          (e: unknown) => (e instanceof Error ? e.message : String(e)),
+        );
+        // Nothing half-copied or half-written stays, and the user's checkout is as it was.
+        expect(git(ws.dir, "status", "--porcelain", "--ignored", "--untracked-files=all")).toBe("");
+        expect(checkoutFingerprint(repo)).toEqual(before);
+        return error;
+      };
+      expect(await attempt("full-disk-copy", true)).toMatch(
+        /could not bring "node_modules" from \.worktreeinclude into the worktree: the disk is full/,
+      );
+      expect(await attempt("full-disk-setup", false, ["sh", "-c", "head -c 8000000 /dev/zero > big.bin"])).toMatch(
+        /the setup command .* exited with 1 .*\(the disk is full\)/,
+      );
+    },
+    120_000,
+  );
 });
