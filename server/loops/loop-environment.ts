@@ -30,21 +30,25 @@ export function worktreeNeedsEnvironment(dir: string): boolean {
 export async function prepareLoopEnvironment(opts: {
   loopId: string;
   config: unknown;
-  source: string;
+  /** The folder the workspace is made from (made on first call when it is the loop's fresh folder). */
+  source: () => string;
+  /** The operator's folder (or a fork's source), when there is one: only those can be repositories. */
+  givenSource: string | null;
   git: LoopGitWorkspace;
   deps: AgentDeps;
   stateDir: string;
   isolation: "worktree" | "in-place";
 }) {
   const setup = setupOf(opts.config);
-  const includes = opts.isolation === "worktree" && worktreeNeedsEnvironment(opts.source);
+  const includes =
+    opts.isolation === "worktree" && opts.givenSource !== null && worktreeNeedsEnvironment(opts.givenSource);
   if (!setup && !includes) return null;
   if (hasEnvironmentRecord(opts.stateDir, opts.loopId)) return null;
   const ws = await opts.git.prepared(opts.loopId);
   return prepareEnvironment({
     loopId: opts.loopId,
     ws,
-    source: opts.source,
+    source: opts.source(),
     setup,
     deps: opts.deps,
     stateDir: opts.stateDir,

@@ -186,7 +186,11 @@ export async function createLoopPorts(loop: { id: string; config: unknown; track
   await prepareLoopEnvironment({
     loopId: loop.id,
     config: loop.config,
-    source: workspaceSourceOf(loop.id, loop.config),
+    // Nothing is made for a loop that needs no environment (a demo loop has no folder).
+    source: () => workspaceSourceOf(loop.id, loop.config),
+    givenSource:
+      forkStartOf(config.forkStart)?.source ??
+      (typeof config.workspace === "string" && config.workspace !== "" ? config.workspace : null),
     git,
     deps,
     stateDir: resolve(env.RALPH_DATA_DIR, "worktrees"),
