@@ -253,3 +253,28 @@ describe("the verifier's evidence is graded the same way", () => {
     expect(ok.result.records[0]!.verification.status).toBe("complete");
   }, 120_000);
 });
+
+describe("a baseline that cannot be graded against", () => {
+  it("a check that finds zero tests on the base commit fails closed on every iteration, with the reason", async () => {
+    const repo = writeProject(join(tmp.root, "no-tests"), {
+      "package.json": PROJECT["package.json"],
+      "src/math.js": PROJECT["src/math.js"],
+      // The agent writes a test of its own that passes: with nothing at baseline, nothing can be graded.
+      "agent.sh": `#!/usr/bin/env bash\nmkdir -p test\nprintf 'require("node:test")("ok", () => {});\\n' > test/mine.test.js\n${DONE}`,
+    });
+    const { result } = await runGradedLoop({
+      root: tmp.root,
+      repo,
+      agentScript: "agent.sh",
+      check: ["npm", "test"],
+      maxIterations: 2,
+    });
+    expect(result.report.success).toBe(false);
+    for (const record of result.records) {
+      expect(record.scores.tests).toBe(0);
+      expect(testsOf(record)?.grading?.lines[0]?.text).toMatch(
+        /^baseline unusable: the check found zero tests on the base commit/,
+      );
+    }
+  }, 120_000);
+});
