@@ -218,6 +218,24 @@ describe.skipIf(pythonWithPytest() === null)("graded evidence with default setti
   }
 });
 
+describe("package.json is protected by field", () => {
+  it("an honest agent that also adds a dependency to package.json completes; its test fields are untouched", async () => {
+    const repo = writeProject(join(tmp.root, "honest-dependency"), {
+      ...PROJECT,
+      "agent.sh": `#!/usr/bin/env bash\n${FIX}node -e 'const f="package.json";const p=JSON.parse(require("fs").readFileSync(f,"utf8"));p.dependencies={"left-pad":"1.3.0"};require("fs").writeFileSync(f,JSON.stringify(p,null,2))'\n${DONE}`,
+    });
+    const { result } = await runGradedLoop({
+      root: tmp.root,
+      repo,
+      agentScript: "agent.sh",
+      check: ["npm", "test"],
+      maxIterations: 1,
+    });
+    expect(result.report.success, result.records[0]!.scoreReasons.tests).toBe(true);
+    expect(testsOf(result.records[0]!)?.grading?.tampering).toEqual([]);
+  }, 120_000);
+});
+
 describe("the verifier's evidence is graded the same way", () => {
   it("a command verifier runs on the clean tree: a test editor is not verified, an honest agent is", async () => {
     const cheat = writeProject(join(tmp.root, "verifier-cheat"), {
