@@ -218,6 +218,24 @@ describe.skipIf(pythonWithPytest() === null)("graded evidence with default setti
   }
 });
 
+describe("package.json is protected by field", () => {
+  it("an honest agent that also adds a dependency to package.json completes; its test fields are untouched", async () => {
+    const repo = writeProject(join(tmp.root, "honest-dependency"), {
+      ...PROJECT,
+      "agent.sh": `#!/usr/bin/env bash\n${FIX}node -e 'const f="package.json";const p=JSON.parse(require("fs").readFileSync(f,"utf8"));p.dependencies={"left-pad":"1.3.0"};require("fs").writeFileSync(f,JSON.stringify(p,null,2))'\n${DONE}`,
+    });
+    const { result } = await runGradedLoop({
+      root: tmp.root,
+      repo,
+      agentScript: "agent.sh",
+      check: ["npm", "test"],
+      maxIterations: 1,
+    });
+    expect(result.report.success, result.records[0]!.scoreReasons.tests).toBe(true);
+    expect(testsOf(result.records[0]!)?.grading?.tampering).toEqual([]);
+  }, 120_000);
+});
+
 describe("the verifier's evidence is graded the same way", () => {
   it("a command verifier runs on the clean tree: a test editor is not verified, an honest agent is", async () => {
     const cheat = writeProject(join(tmp.root, "verifier-cheat"), {
@@ -251,5 +269,30 @@ describe("the verifier's evidence is graded the same way", () => {
     });
     expect(ok.result.report.success).toBe(true);
     expect(ok.result.records[0]!.verification.status).toBe("complete");
+  }, 120_000);
+});
+
+describe("a baseline that cannot be graded against", () => {
+  it("a check that finds zero tests on the base commit fails closed on every iteration, with the reason", async () => {
+    const repo = writeProject(join(tmp.root, "no-tests"), {
+      "package.json": PROJECT["package.json"],
+      "src/math.js": PROJECT["src/math.js"],
+      // The agent writes a test of its own that passes: with nothing at baseline, nothing can be graded.
+      "agent.sh": `#!/usr/bin/env bash\nmkdir -p test\nprintf 'require("node:test")("ok", () => {});\\n' > test/mine.test.js\n${DONE}`,
+    });
+    const { result } = await runGradedLoop({
+      root: tmp.root,
+      repo,
+      agentScript: "agent.sh",
+      check: ["npm", "test"],
+      maxIterations: 2,
+    });
+    expect(result.report.success).toBe(false);
+    for (const record of result.records) {
+      expect(record.scores.tests).toBe(0);
+      expect(testsOf(record)?.grading?.lines[0]?.text).toMatch(
+        /^baseline unusable: the check found zero tests on the base commit/,
+      );
+    }
   }, 120_000);
 });

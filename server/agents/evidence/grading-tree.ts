@@ -11,6 +11,7 @@ import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { git } from "../git/git-cli";
 import { pathspecs } from "../git/git-workspace";
+import { mergePackageTestFields } from "./package-fields";
 import type { ProtectedEntry } from "./protected-set";
 
 export interface GradingTree {
@@ -21,6 +22,8 @@ export interface GradingTree {
   removed: string[];
   /** Of `removed`, those under runner configuration or the check's own files (hooks): tampering, not new tests. */
   hooks: string[];
+  /** package.json files whose test fields (scripts, runner config) the commit changed; put back to the base. */
+  fields: Record<string, string[]>;
 }
 
 /** Ignored folders a check needs and git does not hold, linked from the loop's workspace (read-only to the check). */
@@ -62,6 +65,7 @@ export async function gradingTree(opts: {
   const restored: string[] = [];
   const removed: string[] = [];
   const hooks: string[] = [];
+  const fields: Record<string, string[]> = {};
   if (opts.entries.length > 0 && opts.sha !== opts.baselineSha) {
     const specs = pathspecs(opts.entries.map((e) => e.glob));
     const out = await git(dir, [
@@ -94,10 +98,17 @@ export async function gradingTree(opts: {
       ]);
       hooks.push(...added.split("\0").filter((p) => p !== ""));
     }
+    // package.json by field: a new dependency is allowed, changed test fields are put back and named.
+    for (const path of [...restored]) {
+      const changed = await mergePackageTestFields(dir, opts.baselineSha, path);
+      if (changed === null) continue;
+      restored.splice(restored.indexOf(path), 1);
+      if (changed.length > 0) fields[path] = changed;
+    }
     if (restored.length > 0) await git(dir, ["checkout", opts.baselineSha, "--", ...restored]);
     for (const path of removed) rmSync(join(dir, path), { force: true });
   }
-  return { dir, restored, removed, hooks };
+  return { dir, restored, removed, hooks, fields };
 }
 
 function isLink(path: string): boolean {

@@ -203,6 +203,11 @@ export function loopEvidence(opts: {
           what: file,
           how: "protected file changed or deleted; put back to the base commit for grading",
         });
+      for (const [file, fields] of Object.entries(tree.fields))
+        tampering.push({
+          what: file,
+          how: `test fields changed (${fields.join(", ")}); put back to the base commit for grading`,
+        });
       const hooks = new Set(tree.hooks);
       for (const file of tree.removed.filter((f) => hooks.has(f)))
         tampering.push({ what: file, how: "runner configuration or hook added; removed for grading" });

@@ -1,1 +1,0 @@
-[pytest]\naddopts = -k mul\n
