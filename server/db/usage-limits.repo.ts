@@ -62,3 +62,14 @@ export async function loopsWaitingForLimit(db: Db) {
     orderBy: { nextRunAt: "asc" },
   });
 }
+
+/** Removes an account's window (an admin cleared it); returns what it was, or null when none was in force. */
+export async function deleteLimitWindow(db: Db, account: string): Promise<UsageLimitWindowRow | null> {
+  const current = await db.usageLimitWindow.findUnique({
+    where: { account },
+    select: { account: true, until: true, learnedAt: true, message: true, loopId: true },
+  });
+  if (!current) return null;
+  await db.usageLimitWindow.deleteMany({ where: { account } });
+  return current;
+}

@@ -209,3 +209,10 @@ export const usageLimitsOutput = z.object({
   ),
   otherWaiting: z.array(waitingLoop),
 });
+
+/** `loops.clearUsageLimit`: the loops sent "resume", and those that had moved on. */
+export const clearedLimitOutput = z.object({
+  account: z.string(),
+  resumed: z.array(z.string()),
+  refused: z.array(z.object({ id: z.string(), note: z.string() })),
+});
