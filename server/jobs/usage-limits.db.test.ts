@@ -277,6 +277,8 @@ describeEachProvider("usage limits", ({ db }) => {
     await until(second, (l) => l.status === "waiting_for_limit");
     const [window] = (await usageLimitOverview(db(), new Date())).windows.filter((w) => w.loops.length > 0);
     expect(window!.loops.map((l) => l.id).sort()).toEqual([first, second].sort());
+    // The rejected rate_limit_event's window and use reach Settings.
+    expect(window).toMatchObject({ window: "five_hour", usedPercent: 100 });
     // The provider lets calls through again (the plan was upgraded).
     const stateFile = join(state, "state.json");
     const current = JSON.parse(readFileSync(stateFile, "utf8")) as { calls: number };

@@ -204,6 +204,8 @@ export const usageLimitsOutput = z.object({
       learnedAt: date,
       message: z.string(),
       learnedBy: z.string().nullable(),
+      window: z.string().nullable(),
+      usedPercent: z.number().nullable(),
       loops: z.array(waitingLoop),
     }),
   ),
