@@ -181,3 +181,23 @@ describe("Codex rate_limits windows", () => {
     );
   });
 });
+
+describe("Claude Code spend while a turn streams", () => {
+  it("a turn killed mid-stream keeps the tokens its stream_events reported", () => {
+    const parser = claudeCodeParser(10_000);
+    const lines = [
+      {
+        type: "stream_event",
+        event: {
+          type: "message_start",
+          message: { id: "msg_1", usage: { input_tokens: 1200, output_tokens: 1, cache_read_input_tokens: 300 } },
+        },
+      },
+      { type: "stream_event", event: { type: "content_block_delta", delta: { type: "text_delta", text: "Fix" } } },
+      { type: "stream_event", event: { type: "message_delta", usage: { output_tokens: 57 } } },
+    ];
+    for (const l of lines) parser.line(JSON.stringify(l), () => undefined);
+    // No assistant message and no result yet: the kill comes now.
+    expect(parser.spend()?.usage).toEqual({ input: 1200, output: 57, cache: 300 });
+  });
+});
