@@ -7,9 +7,10 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 
-const ICON = { ok: "✓", problem: "✗", unknown: "?" } as const;
+const ICON = { ok: "✓", warning: "!", problem: "✗", unknown: "?" } as const;
 const TONE = {
   ok: "text-emerald-700 dark:text-emerald-400",
+  warning: "text-amber-700 dark:text-amber-400",
   problem: "text-rose-700 dark:text-rose-400",
   unknown: "text-slate-600 dark:text-slate-400",
 } as const;

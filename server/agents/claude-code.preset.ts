@@ -238,6 +238,19 @@ export function claudeCodeParser(maxChars: number): StreamParser {
 }
 
 export const claudeCodePreset: CommandPresetSpec = {
-  argv: ["claude", "-p", "--output-format", "stream-json", "--verbose"],
+  // --include-partial-messages: text and tool input stream as `stream_event` lines while a turn is
+  // written (without it a message prints only when it ends, and a long turn looks silent).
+  argv: ["claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages"],
   parser: claudeCodeParser,
+  args: (ctx) => ({
+    // The loop's model is the one that runs (Claude reports its own cost either way).
+    args:
+      ctx.model && !ctx.extraArgs.some((a) => a === "--model" || a.startsWith("--model="))
+        ? ["--model", ctx.model]
+        : [],
+    extraArgs: [...ctx.extraArgs],
+    warnings: [],
+  }),
+  // `2.1.332 (Claude Code)`. stream-json results with api_error_status and rate_limit_event: 2.x.
+  versions: { parse: /^(\d+\.\d+\.\d+)\s+\(Claude Code\)/m, min: "2.0.0", verified: "2.1.332" },
 };

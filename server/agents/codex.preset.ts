@@ -21,6 +21,8 @@ import {
   UnparsedLines,
   type CommandPresetSpec,
   type JsonObject,
+  type PresetArgs,
+  type PresetArgsContext,
   type StreamParser,
 } from "./stream-parser";
 
@@ -216,8 +218,50 @@ export function codexParser(maxChars: number, now: () => number = Date.now): Str
   };
 }
 
+/** The provider id the preset defines when the loop names a base URL (OPENAI_BASE_URL, which Codex ignores). */
+export const CODEX_PROVIDER_ID = "ralph";
+
+const has = (argv: readonly string[], ...flags: string[]) =>
+  argv.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+
+/**
+ * Today's Codex (0.171): `--full-auto` is gone; inside our sandbox Codex's own bubblewrap cannot
+ * nest (no user namespaces), so ours is the sandbox and Codex's is bypassed; outside it (an admin
+ * turned ours off) Codex keeps its own workspace-write sandbox. The loop's model goes on `-m` (else
+ * Codex runs its default and the cost is priced for the wrong model). A base URL in the loop's
+ * `env` becomes a provider: a fresh HOME has no config.toml, and OPENAI_BASE_URL is ignored.
+ */
+export function codexArgs(ctx: PresetArgsContext): PresetArgs {
+  const warnings: string[] = [];
+  const extraArgs = ctx.extraArgs.filter((a) => a !== "--full-auto");
+  if (extraArgs.length !== ctx.extraArgs.length)
+    warnings.push("--full-auto was dropped: Codex 0.171 no longer accepts it (the preset sets the sandbox flags)");
+  const args: string[] = [];
+  if (!has(extraArgs, "--dangerously-bypass-approvals-and-sandbox", "--sandbox", "-s", "--full-auto"))
+    args.push(...(ctx.sandboxed ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox", "workspace-write"]));
+  if (!has(extraArgs, "--skip-git-repo-check")) args.push("--skip-git-repo-check");
+  if (ctx.model && !has(extraArgs, "-m", "--model")) args.push("-m", ctx.model);
+  const baseUrl = ctx.env.OPENAI_BASE_URL?.trim();
+  if (baseUrl && !extraArgs.some((a) => a.startsWith("model_provider"))) {
+    // Codex reads the key from the variable the provider names: the one the loop passes.
+    const keyVar = ["CODEX_API_KEY", "OPENAI_API_KEY"].find((n) => ctx.secretNames.includes(n) || ctx.env[n]);
+    const p = `model_providers.${CODEX_PROVIDER_ID}`;
+    args.push(
+      ...["-c", `${p}.name="Ralph provider"`],
+      ...["-c", `${p}.base_url=${JSON.stringify(baseUrl)}`],
+      ...["-c", `${p}.wire_api="responses"`],
+      ...(keyVar ? ["-c", `${p}.env_key=${JSON.stringify(keyVar)}`] : []),
+      ...["-c", `model_provider="${CODEX_PROVIDER_ID}"`],
+    );
+  }
+  return { args, extraArgs, warnings };
+}
+
 export const codexPreset: CommandPresetSpec = {
   // No prompt argument: codex exec then reads the prompt from stdin, and extraArgs can follow freely.
   argv: ["codex", "exec", "--json"],
   parser: codexParser,
+  args: codexArgs,
+  // `codex-cli 0.171.0`. The JSONL events read here (thread.started, item.*, turn.completed) came with 0.44.
+  versions: { parse: /codex-cli\s+(\d+\.\d+\.\d+)/, min: "0.44.0", verified: "0.171.0" },
 };

@@ -14,24 +14,19 @@ import {
 } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
-import { claudeCodePreset } from "./claude-code.preset";
-import { codexPreset } from "./codex.preset";
-import type { CommandAgentConfig, CommandPreset } from "./command.schema";
+import { commandPresetSpecs, presetArgv } from "./command-preset-specs";
+import type { CommandAgentConfig } from "./command.schema";
 import type { AgentDeps, ReportedSpend } from "./deps";
-import { genericPreset } from "./generic.preset";
 import { defaultPriceLookup, priceUsage } from "./pricing";
 import { workingDir } from "./process-env";
 import { runProcess, type ProcessOutcome } from "./process-group";
 import { scrubDeep, scrubSecrets } from "./redact";
 import { prepareProcess } from "./sandbox/isolated-process";
+import { serverIsolation } from "./sandbox/isolation";
 import { priced, spendReporter } from "./spend-reporter";
-import type { CommandPresetSpec, ParsedRun } from "./stream-parser";
+import { modelArg, type ParsedRun } from "./stream-parser";
 
-export const commandPresetSpecs: Record<CommandPreset, CommandPresetSpec> = {
-  generic: genericPreset,
-  "claude-code": claudeCodePreset,
-  codex: codexPreset,
-};
+export { commandPresetSpecs, presetArgv };
 
 /** Past this many lines a flood must not become an event flood: heartbeats are thinned. */
 const FREE_HEARTBEATS = 1000;
@@ -101,24 +96,29 @@ function outputLines(emit: (event: AgentProgressEvent) => void) {
   };
 }
 
-function buildArgv(config: CommandAgentConfig, prompt: string, promptFile: string) {
-  const base = config.argv ?? commandPresetSpecs[config.preset].argv;
+function buildArgv(config: CommandAgentConfig, prompt: string, promptFile: string, sandboxed: boolean) {
+  const { argv: base, warnings } = presetArgv(config, sandboxed);
   if (base.length === 0)
     throw new AgentError("config", "The generic command preset needs an argv", { retryable: false });
   let sawPrompt = false;
   let usesFile = config.promptVia === "file";
-  const argv = [...base, ...config.extraArgs].map((arg) => {
+  const argv = base.map((arg) => {
     if (arg.includes("{prompt}")) sawPrompt = true;
     if (arg.includes("{promptFile}")) usesFile = true;
     // File first: the prompt text itself may contain "{promptFile}".
     return arg.replaceAll("{promptFile}", promptFile).replaceAll("{prompt}", prompt);
   });
   if (config.promptVia === "argument" && !sawPrompt) argv.push(prompt);
-  return { argv, usesFile };
+  return { argv, usesFile, warnings, model: modelArg(argv) ?? config.model };
 }
 
 /** Claude Code's and Codex's words for a missing or rejected login. */
 const NOT_LOGGED_IN = /invalid api key|please run \/login|not logged in|\b401 unauthorized\b/i;
+
+/** The agent runs with the loop's own HOME: a login kept in ~/.claude or ~/.codex is not there. */
+const LOGIN_HINT =
+  ". The agent runs with the loop's own HOME, so a CLI login on the server is not seen: store ANTHROPIC_API_KEY / OPENAI_API_KEY, " +
+  "or a subscription token (CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`) as a secret passed to the agent (docs/agents.md)";
 
 const tail = (text: string, n: number) => (text.length > n ? `…${text.slice(-n)}` : text);
 
@@ -181,10 +181,11 @@ function failure(
     // failure kind better than its exit code does. The result kind (error_max_turns,
     // error_during_execution) goes with it.
     const subtype = typeof parsed.meta.subtype === "string" ? parsed.meta.subtype : null;
-    const message = scrubSecrets(parsed.error, secrets);
+    const loggedOut = NOT_LOGGED_IN.test(parsed.error);
+    const message = scrubSecrets(parsed.error, secrets) + (loggedOut ? LOGIN_HINT : "");
     return new AgentError("agent_reported_error", message, {
       // A rejected login does not heal on another attempt.
-      retryable: !NOT_LOGGED_IN.test(message),
+      retryable: !loggedOut,
       details: { ...details, subtype, warnings: parsed.warnings },
       ...spend,
     });
@@ -242,7 +243,9 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       const workspace = await deps.workspaceDir(request.loopId);
       const cwd = workingDir(workspace, config.cwd);
       const promptFile = resolve(workspace, config.promptFile);
-      const { argv, usesFile } = buildArgv(config, request.input, promptFile);
+      const sandboxed = (deps.isolation ?? serverIsolation()).mode === "on" && config.sandbox === "on";
+      // `model`: the one the CLI is told to run (its -m/--model), which is the one priced.
+      const { argv, usesFile, warnings: argvWarnings, model } = buildArgv(config, request.input, promptFile, sandboxed);
       if (usesFile) {
         mkdirSync(dirname(promptFile), { recursive: true });
         writeFileSync(promptFile, request.input);
@@ -271,7 +274,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       const emit = progressEmitter(request.onProgress, secretValues);
       const partialSpend = () => {
         const spend = parser.spend();
-        return spend && priced(spend, config.model, pricing);
+        return spend && priced(spend, model, pricing);
       };
       const reporter = spendReporter(deps.tracker, request, partialSpend);
       const live = outputLines(emit);
@@ -346,10 +349,10 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         truncated = true;
       }
       const usage = run.usage ?? { input: 0, output: 0, cache: 0 };
-      const warnings = [...run.warnings];
+      const warnings = [...argvWarnings, ...run.warnings];
       let costUsd = run.costUsd ?? 0;
-      if (run.costUsd === null && config.model) {
-        const priced = priceUsage(pricing, config.model, usage, { cacheWrite: run.cacheWriteTokens });
+      if (run.costUsd === null && model) {
+        const priced = priceUsage(pricing, model, usage, { cacheWrite: run.cacheWriteTokens });
         costUsd = priced.costUsd;
         if (priced.warning) warnings.push(priced.warning);
       }
@@ -364,7 +367,8 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         stdoutBytes: outcome.stdoutBytes,
         durationMs: Math.round(outcome.durationMs),
         // Reported by the agent, priced from its token counts, or not known at all.
-        costSource: run.costUsd !== null ? "reported" : config.model ? "priced" : "unknown",
+        costSource: run.costUsd !== null ? "reported" : model ? "priced" : "unknown",
+        ...(model ? { model } : {}),
         ...run.meta,
         warnings,
       };

@@ -14,7 +14,9 @@ export { commandPresets, type CommandPreset };
 
 export const childSecretSchema = z
   .object({
-    name: envVarName.describe("Variable name inside the agent process (e.g. ANTHROPIC_API_KEY)"),
+    name: envVarName.describe(
+      "Variable name inside the agent process (e.g. ANTHROPIC_API_KEY; CLAUDE_CODE_OAUTH_TOKEN for a Claude subscription, CODEX_AUTH_JSON for a ChatGPT login)",
+    ),
     env: secretEnvField("Take the value from this server environment variable (default: the same name)").optional(),
     secret: secretIdField("Or from this stored secret (name or id)").optional(),
   })

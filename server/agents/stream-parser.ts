@@ -55,9 +55,50 @@ export interface StreamParser {
   spend(): PartialSpend | null;
 }
 
+/** What a preset may derive its arguments from (the loop's agent config, and whether it runs sandboxed). */
+export interface PresetArgsContext {
+  model: string | undefined;
+  /** The config's fixed variables (`env`), e.g. a provider base URL. */
+  env: Readonly<Record<string, string>>;
+  /** Names of the variables the secrets are passed as. */
+  secretNames: readonly string[];
+  sandboxed: boolean;
+  extraArgs: readonly string[];
+}
+
+export interface PresetArgs {
+  /** Added after the preset's argv. */
+  args: string[];
+  /** The operator's extraArgs, less any the installed CLI no longer accepts. */
+  extraArgs: string[];
+  warnings: string[];
+}
+
+/** The CLI versions a preset's flags and parser are written for (`<cli> --version`). */
+export interface PresetVersions {
+  /** Reads the version from `--version` output. */
+  parse: RegExp;
+  /** Older versions are refused (their flags or output differ). */
+  min: string;
+  /** Checked against the real binary in the test suite; newer ones get a warning. */
+  verified: string;
+}
+
 export interface CommandPresetSpec {
   argv: readonly string[];
   parser(maxChars: number): StreamParser;
+  args?(ctx: PresetArgsContext): PresetArgs;
+  versions?: PresetVersions;
+}
+
+/** The value following the last `-m`/`--model` (or `--model=`) in argv, if any. */
+export function modelArg(argv: readonly string[]): string | undefined {
+  let model: string | undefined;
+  argv.forEach((a, i) => {
+    if ((a === "-m" || a === "--model") && argv[i + 1] !== undefined) model = argv[i + 1];
+    else if (a.startsWith("--model=")) model = a.slice("--model=".length);
+  });
+  return model;
 }
 
 export type JsonObject = Record<string, unknown>;

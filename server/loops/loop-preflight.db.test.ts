@@ -89,4 +89,27 @@ describeEachProvider("loop preflight", ({ db }) => {
     const row = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
     expect((row.config as { agent: { secrets: unknown[] } }).agent.secrets).toEqual([{ name, secret: name }]);
   });
+
+  it("says how to sign in when a Claude Code or Codex agent has nothing to sign in with", async () => {
+    const signIn = async (agent: Record<string, unknown>) =>
+      (await preflightDefinition(db(), definition({ argv: ["sh"], ...agent }), operator)).checks.find(
+        (c) => c.id === "agent.signIn",
+      );
+    const none = await signIn({ preset: "claude-code" });
+    expect(none).toMatchObject({ status: "problem" });
+    expect(none!.message).toMatch(/^Not logged in: .*own HOME.*claude setup-token.*CLAUDE_CODE_OAUTH_TOKEN/);
+    expect(await signIn({ preset: "claude-code", secrets: [{ name: "CLAUDE_CODE_OAUTH_TOKEN" }] })).toMatchObject({
+      status: "ok",
+      message: "the agent signs in with CLAUDE_CODE_OAUTH_TOKEN",
+    });
+    // Another way in (Bedrock here) is not refused, only pointed out.
+    expect(await signIn({ preset: "claude-code", env: { CLAUDE_CODE_USE_BEDROCK: "1" } })).toMatchObject({
+      status: "warning",
+    });
+    const codex = await signIn({ preset: "codex" });
+    expect(codex!.message).toMatch(/CODEX_AUTH_JSON/);
+    expect(await signIn({ preset: "codex", secrets: [{ name: "CODEX_API_KEY", env: ENV_KEY }] })).toMatchObject({
+      status: "ok",
+    });
+  });
 });

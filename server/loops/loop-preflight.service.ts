@@ -4,24 +4,18 @@
 // that starts at once refuses with the same words. Stored secrets are also
 // linked by name here, so a stored ANTHROPIC_API_KEY serves the Claude Code
 // template without anyone typing its id.
-import { findExecutable } from "../agents/executable";
+import { cliChecks, type PreflightCheck } from "./cli-preflight";
+
+export type { PreflightCheck };
 import { commandPresetSpecs } from "../agents/command.executor";
 import { envNameProblem, adminEnvAllow } from "../agents/env-policy";
 import type { Database } from "../db/client";
 import { secretScopeRow } from "../db/secrets.repo";
-import { inheritedEnv, secretFromEnv } from "../env";
+import { secretFromEnv } from "../env";
 import { invalidInput } from "../errors";
 import { scopeFromRow, scopeViolation } from "../secrets/secret-scope";
 import type { LoopDefinition } from "./loop-definition";
 import type { ActingAs } from "./loop-services";
-
-export interface PreflightCheck {
-  id: string;
-  label: string;
-  /** ok; problem: the loop would fail on it; unknown: only the first iteration can tell. */
-  status: "ok" | "problem" | "unknown";
-  message: string;
-}
 
 type Agent = LoopDefinition["agent"];
 type Secret = { name: string; env?: string; secret?: string };
@@ -107,15 +101,7 @@ async function agentChecks(db: Database, path: string, agent: Agent, workspace: 
   const checks: PreflightCheck[] = [];
   if (agent.kind === "command") {
     const command = agent.argv?.[0] ?? commandPresetSpecs[agent.preset].argv[0];
-    if (command) {
-      const found = findExecutable(command, inheritedEnv(["PATH"]).PATH ?? "", workspace);
-      checks.push({
-        id: `${path}.command`,
-        label: `Command ${command}`,
-        status: found.found === true ? "ok" : found.found === false ? "problem" : "unknown",
-        message: found.found === true ? `found at ${found.path}` : found.reason,
-      });
-    }
+    if (command) checks.push(...(await cliChecks(path, agent, command, workspace)));
     for (const [i, s] of agent.secrets.entries())
       checks.push(await secretCheck(db, `${path}.secrets[${i}]`, s.name, s));
   }

@@ -71,7 +71,8 @@ export function loopTemplates(): LoopTemplate[] {
       title: "Claude Code until tests pass",
       description:
         "Runs Claude Code headless in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
-      requires: "the claude CLI on the server and ANTHROPIC_API_KEY in its environment",
+      requires:
+        "the claude CLI on the server (outside /tmp) and ANTHROPIC_API_KEY, or a subscription token as CLAUDE_CODE_OAUTH_TOKEN (docs/agents.md)",
       definition: {
         name: "Claude Code: tests pass",
         goal: codingGoal,
@@ -94,7 +95,8 @@ export function loopTemplates(): LoopTemplate[] {
       title: "Codex until tests pass",
       description:
         "Runs `codex exec --json` in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
-      requires: "the codex CLI on the server and OPENAI_API_KEY in its environment",
+      requires:
+        "the codex CLI on the server (outside /tmp) and OPENAI_API_KEY, or a ChatGPT login as CODEX_AUTH_JSON (docs/agents.md)",
       definition: {
         name: "Codex: tests pass",
         goal: codingGoal,
@@ -103,8 +105,9 @@ export function loopTemplates(): LoopTemplate[] {
         agent: {
           kind: "command",
           preset: "codex",
-          extraArgs: ["--full-auto", "--skip-git-repo-check"],
-          model: "gpt-5-codex",
+          // The preset adds the sandbox, model and provider flags for the installed Codex.
+          extraArgs: [],
+          model: "gpt-5.5",
           secrets: [{ name: "CODEX_API_KEY", env: "OPENAI_API_KEY" }],
           timeoutSeconds: 1200,
         },

@@ -4,6 +4,9 @@
  * unless the sandbox is off, the argv wrapped for the sandbox with the
  * process's own HOME and network allowlist.
  */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { AgentError } from "../agent-error";
 import type { CommandPreset, ProcessFields } from "../command.schema";
 import type { AgentDeps } from "../deps";
@@ -34,6 +37,29 @@ export interface ProcessRequest {
   preset: CommandPreset | null;
 }
 
+/**
+ * A ChatGPT-plan login for Codex, stored as a secret passed as CODEX_AUTH_JSON (the contents of
+ * ~/.codex/auth.json after `codex login`), goes where Codex reads it: the loop's own HOME. Written
+ * again only when the stored secret changes, since Codex refreshes its tokens in that file.
+ */
+export function placeCodexLogin(home: string, env: Record<string, string>) {
+  const auth = env.CODEX_AUTH_JSON;
+  if (auth === undefined) return;
+  delete env.CODEX_AUTH_JSON;
+  const dir = join(/*turbopackIgnore: true*/ home, ".codex");
+  const stamp = join(/*turbopackIgnore: true*/ dir, ".ralph-auth-source");
+  const digest = createHash("sha256").update(auth).digest("hex");
+  if (
+    existsSync(join(/*turbopackIgnore: true*/ dir, "auth.json")) &&
+    existsSync(stamp) &&
+    readFileSync(stamp, "utf8") === digest
+  )
+    return;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(/*turbopackIgnore: true*/ dir, "auth.json"), auth, { mode: 0o600 });
+  writeFileSync(stamp, digest, { mode: 0o600 });
+}
+
 export async function prepareProcess(req: ProcessRequest): Promise<PreparedProcess> {
   const isolation = req.deps.isolation ?? serverIsolation();
   const sandboxed = isolation.mode === "on" && req.config.sandbox === "on";
@@ -61,6 +87,7 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
 
   const home = agentHome(isolation, req.loopId);
   env.HOME = home;
+  placeCodexLogin(home, env);
   const wrapped = await sandboxArgv(
     req.argv,
     {

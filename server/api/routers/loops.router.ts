@@ -70,7 +70,7 @@ export const loopsRouter = router({
           z.object({
             id: z.string(),
             label: z.string(),
-            status: z.enum(["ok", "problem", "unknown"]),
+            status: z.enum(["ok", "warning", "problem", "unknown"]),
             message: z.string(),
           }),
         ),
