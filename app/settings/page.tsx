@@ -50,7 +50,7 @@ export default async function SettingsPage() {
         </Section>
         <PasswordSection />
         {me && <TokensSection role={me.role} />}
-        {me && <UsageLimitsSection />}
+        {me && <UsageLimitsSection canClear={me.permissions.administer} />}
         {me?.permissions.administer && <UsersSection selfId={me.id} />}
         {me?.permissions.administer && <SecretsSection />}
         {me?.permissions.administer && <AlertsSection />}

@@ -1,8 +1,9 @@
 "use client";
 // Settings → Usage limits: which provider accounts are at their limit, until
 // when, and the loops waiting on each (they resume together at the reset).
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { Section } from "@/components/auth/section";
 import { limitResumeText } from "@/components/loops/format";
 import { useNow } from "@/components/shared/use-now";
@@ -27,7 +28,56 @@ function LoopLinks({ loops, now }: { loops: WaitingLoop[]; now: Date }) {
   );
 }
 
-export function UsageLimitsSection() {
+/** Time left to a reset, coarse: "in 2 h 05 min", "in 42 s", "now". */
+function timeToReset(until: Date | string, now: Date): string {
+  const ms = new Date(until).getTime() - now.getTime();
+  if (ms <= 0) return "now";
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `in ${s} s`;
+  const m = Math.ceil(s / 60);
+  if (m < 60) return `in ${m} min`;
+  const h = Math.floor(m / 60);
+  return h < 48 ? `in ${h} h ${String(m % 60).padStart(2, "0")} min` : `in ${Math.round(h / 24)} days`;
+}
+
+/** Admins only: the window no longer holds (plan upgraded, reset early, misread); the reason is audited. */
+function ClearWindow({ account }: { account: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState("");
+  const clear = useMutation(
+    trpc.loops.clearUsageLimit.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.loops.usageLimits.queryKey() }),
+    }),
+  );
+  return (
+    <form
+      className="mt-2 flex flex-wrap items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        clear.mutate({ account, reason });
+      }}
+    >
+      <input
+        aria-label={`Why clear the window of ${account}`}
+        placeholder="Why (e.g. plan upgraded)"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        className="min-w-0 flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+      />
+      <button
+        type="submit"
+        disabled={reason.trim() === "" || clear.isPending}
+        className="rounded-md border border-slate-300 px-2 py-1 text-sm disabled:opacity-50 dark:border-slate-700"
+      >
+        Clear window
+      </button>
+      {clear.error && <span className="text-sm text-red-700 dark:text-red-400">{clear.error.message}</span>}
+    </form>
+  );
+}
+
+export function UsageLimitsSection({ canClear = false }: { canClear?: boolean }) {
   const trpc = useTRPC();
   const limits = useQuery({ ...trpc.loops.usageLimits.queryOptions(), refetchInterval: 30_000 });
   const now = useNow(limits.dataUpdatedAt);
@@ -47,12 +97,22 @@ export function UsageLimitsSection() {
         <ul className="space-y-3">
           {data.windows.map((w) => (
             <li key={w.account} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-              <p className="font-mono text-sm">{w.account}</p>
+              <p className="font-mono text-sm">
+                {w.account}
+                {(w.window !== null || w.usedPercent !== null) && (
+                  <span className="ml-2 font-sans text-slate-600 dark:text-slate-400">
+                    {[w.window, w.usedPercent !== null ? `${Math.round(w.usedPercent)}% used` : null]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </span>
+                )}
+              </p>
               <p className="text-sm">
-                until {new Date(w.until).toLocaleString()} ·{" "}
+                until {new Date(w.until).toLocaleString()} (resets {timeToReset(w.until, now)}) ·{" "}
                 <span className="text-slate-600 dark:text-slate-400">{w.message}</span>
               </p>
               <LoopLinks loops={w.loops} now={now} />
+              {canClear && <ClearWindow account={w.account} />}
             </li>
           ))}
           {data.otherWaiting.length > 0 && (

@@ -64,6 +64,8 @@ export function claudeCodeParser(maxChars: number): StreamParser {
   let rateLimit: ClaudeRateLimit | null = null;
   let badRateLimitEvents = 0;
   let apiRetries = 0;
+  // The message id a stream_event's usage belongs to.
+  let streaming: string | undefined;
 
   /** Per-step usage (one entry per message id), summed: all there is before the result event. */
   const stepSum = () => {
@@ -103,10 +105,21 @@ export function claudeCodeParser(maxChars: number): StreamParser {
           }
           emit({ kind: "progress", message: `claude ${String(event.subtype ?? "system")}` });
           return;
-        case "stream_event":
+        case "stream_event": {
           // --include-partial-messages: tokens and tool input as they stream. Output, not silence.
+          // Their usage (message_start, then message_delta's running output count) is spend so far:
+          // a turn killed mid-stream keeps it, and the finished message's usage replaces it by id.
+          const e = obj(event.event);
+          const started = obj(e?.message);
+          if (e?.type === "message_start" && str(started?.id) && obj(started?.usage)) {
+            streaming = str(started!.id)!;
+            stepUsage.set(streaming, { ...obj(started!.usage)! });
+          } else if (e?.type === "message_delta" && streaming && obj(e.usage)) {
+            stepUsage.set(streaming, { ...stepUsage.get(streaming), ...obj(e.usage)! });
+          }
           emit({ kind: "progress" });
           return;
+        }
         case "rate_limit_event": {
           const info = claudeRateLimitOf(event);
           if (info) rateLimit = info;

@@ -36,7 +36,9 @@ export function claudeRateLimitOf(event: JsonObject): ClaudeRateLimit | null {
         ? resetsAt
         : resetsAt * 1000
       : null;
-  const utilization = info.utilization;
+  // Top-level when the CLI gives it; else the window's own entry (2.1.332 prints only that one).
+  const windowInfo = obj(obj(info.unifiedWindows)?.[str(info.rateLimitType) ?? ""]);
+  const utilization = typeof info.utilization === "number" ? info.utilization : windowInfo?.utilization;
   const usedPercent =
     typeof utilization === "number" && Number.isFinite(utilization) && utilization >= 0
       ? Math.round(utilization * 1000) / 10

@@ -51,6 +51,31 @@ describe("Claude Code usage limits as data", () => {
     expect(new Date(usageLimitResetAt(signal, NOW)!).toISOString()).toBe("2026-11-28T02:12:54.000Z");
   });
 
+  it("the real 2.1.332 shape: utilization only under unifiedWindows, words without the seconds the data has", () => {
+    // Printed by the real CLI against the local model server (429 with the unified rate-limit headers).
+    const { run } = parse(claudeCodeParser(10_000), [
+      {
+        type: "rate_limit_event",
+        rate_limit_info: {
+          status: "rejected",
+          resetsAt: 1795847108,
+          rateLimitType: "five_hour",
+          overageStatus: "rejected",
+          overageDisabledReason: "org_level_disabled",
+          isUsingOverage: false,
+          unifiedWindows: { five_hour: { utilization: 1, resetsAt: 1795847108, status: "rejected" } },
+        },
+      },
+      { ...limitedResult, result: "You've hit your 5-hour limit · resets 6:25am (UTC)" },
+    ]);
+    expect(run.limitInfo).toEqual({ resetAt: 1795847108000, window: "five_hour", usedPercent: 100 });
+    const signal = { message: run.usageLimit!, ...run.limitInfo };
+    // 06:25:08, not the 06:25 the words say: the loop does not call 8 s too early.
+    expect(new Date(usageLimitResetAt(signal, Date.parse("2026-11-28T05:25:00Z"))!).toISOString()).toBe(
+      "2026-11-28T06:25:08.000Z",
+    );
+  });
+
   it("a 429 result whose words name no limit is still one", () => {
     const { run } = parse(claudeCodeParser(10_000), [
       { ...limitedResult, result: "API Error: Request rejected (429) · this may be a temporary capacity issue" },
@@ -179,5 +204,25 @@ describe("Codex rate_limits windows", () => {
     expect(new Date(usageLimitResetAt({ message: run.usageLimit! }, NOW)!).toISOString()).toBe(
       "2026-11-28T02:28:00.000Z",
     );
+  });
+});
+
+describe("Claude Code spend while a turn streams", () => {
+  it("a turn killed mid-stream keeps the tokens its stream_events reported", () => {
+    const parser = claudeCodeParser(10_000);
+    const lines = [
+      {
+        type: "stream_event",
+        event: {
+          type: "message_start",
+          message: { id: "msg_1", usage: { input_tokens: 1200, output_tokens: 1, cache_read_input_tokens: 300 } },
+        },
+      },
+      { type: "stream_event", event: { type: "content_block_delta", delta: { type: "text_delta", text: "Fix" } } },
+      { type: "stream_event", event: { type: "message_delta", usage: { output_tokens: 57 } } },
+    ];
+    for (const l of lines) parser.line(JSON.stringify(l), () => undefined);
+    // No assistant message and no result yet: the kill comes now.
+    expect(parser.spend()?.usage).toEqual({ input: 1200, output: 57, cache: 300 });
   });
 });

@@ -9,13 +9,25 @@ export interface UsageLimitWindowRow {
   learnedAt: Date;
   message: string;
   loopId: string | null;
+  window: string | null;
+  usedPercent: number | null;
 }
+
+const WINDOW_FIELDS = {
+  account: true,
+  until: true,
+  learnedAt: true,
+  message: true,
+  loopId: true,
+  window: true,
+  usedPercent: true,
+} as const;
 
 /** The window still in force for an account, if any. */
 export async function activeLimitWindow(db: Db, account: string, now: Date): Promise<UsageLimitWindowRow | null> {
   return db.usageLimitWindow.findFirst({
     where: { account, until: { gt: now } },
-    select: { account: true, until: true, learnedAt: true, message: true, loopId: true },
+    select: WINDOW_FIELDS,
   });
 }
 
@@ -39,6 +51,8 @@ export async function recordLimitWindow(db: Db, window: UsageLimitWindowRow): Pr
         until: window.until,
         message: window.message,
         loopId: window.loopId,
+        window: window.window,
+        usedPercent: window.usedPercent,
         ...(fresh ? { learnedAt: window.learnedAt } : {}),
       },
     });
@@ -50,7 +64,7 @@ export async function activeLimitWindows(db: Db, now: Date): Promise<UsageLimitW
   return db.usageLimitWindow.findMany({
     where: { until: { gt: now } },
     orderBy: { until: "asc" },
-    select: { account: true, until: true, learnedAt: true, message: true, loopId: true },
+    select: WINDOW_FIELDS,
   });
 }
 
@@ -61,4 +75,15 @@ export async function loopsWaitingForLimit(db: Db) {
     select: { id: true, name: true, agentKind: true, config: true, nextRunAt: true },
     orderBy: { nextRunAt: "asc" },
   });
+}
+
+/** Removes an account's window (an admin cleared it); returns what it was, or null when none was in force. */
+export async function deleteLimitWindow(db: Db, account: string): Promise<UsageLimitWindowRow | null> {
+  const current = await db.usageLimitWindow.findUnique({
+    where: { account },
+    select: WINDOW_FIELDS,
+  });
+  if (!current) return null;
+  await db.usageLimitWindow.deleteMany({ where: { account } });
+  return current;
 }

@@ -85,9 +85,12 @@ export type EngineEventBody =
       recurrence: number;
       newPeriod: boolean;
       message: string;
+      /** The provider's window and its use, when the agent's stream said (optional: older events lack them). */
+      window?: string | null;
+      usedPercent?: number | null;
     }
   | { type: "limit_wait_ended"; how: "reset" | "resumed"; waitedMs: number }
-  | { type: "limit_fallback"; until: number; message: string }
+  | { type: "limit_fallback"; until: number; message: string; window?: string | null; usedPercent?: number | null }
   | { type: "limit_needs_attention"; recurrences: number };
 
 export type EngineEvent = EventBase & EngineEventBody;

@@ -8,6 +8,9 @@ export interface LimitWait {
   shared: boolean;
   /** The agent gave the reset time; otherwise `until` is a backoff. */
   resetKnown: boolean;
+  /** The provider's window (five_hour, seven_day…, primary/secondary) and its use (0-100), when known. */
+  window?: string | null;
+  usedPercent?: number | null;
 }
 
 export interface UsageLimitState {

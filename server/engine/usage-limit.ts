@@ -85,6 +85,8 @@ function startWait(
       recurrence,
       newPeriod,
       message: wait.message,
+      window: wait.window ?? null,
+      usedPercent: wait.usedPercent ?? null,
     }),
   );
   return setStatus(next, "waiting_for_limit", now, actor, reason, events);
@@ -117,7 +119,8 @@ export function onUsageLimit(
   if (config.onUsageLimit === "fallback" && ctx.ran === "primary" && ctx.hasFallback) {
     const until = (resetAt ?? now + limitBackoffMs(config, 1)) + margin;
     const reason = `usage limit: the fallback agent runs until ${new Date(until).toISOString()}: ${message}`;
-    events.push(stamp(snapshot, now, ENGINE, reason, { type: "limit_fallback", until, message }));
+    const quota = { window: signal.window ?? null, usedPercent: signal.usedPercent ?? null };
+    events.push(stamp(snapshot, now, ENGINE, reason, { type: "limit_fallback", until, message, ...quota }));
     return withLimit(snapshot, { ...limit, fallbackUntil: until });
   }
 
@@ -139,13 +142,23 @@ export function onUsageLimit(
     resetAt !== null
       ? Math.max(resetAt + margin, recurrence > 1 ? now + backoff : 0)
       : now + limitBackoffMs(config, recurrence);
-  const wait = { since: now, until, message, shared: false, resetKnown: resetAt !== null };
+  const wait = {
+    since: now,
+    until,
+    message,
+    shared: false,
+    resetKnown: resetAt !== null,
+    window: signal.window ?? null,
+    usedPercent: signal.usedPercent ?? null,
+  };
   return startWait(snapshot, wait, recurrence, now, ENGINE, events);
 }
 
 /** What the server recorded about a limit on this loop's provider account. */
 export interface SharedLimitWindow {
   until: number;
+  window?: string | null;
+  usedPercent?: number | null;
   /** When the first loop learned of it. */
   learnedAt: number;
   message: string;
@@ -180,7 +193,15 @@ export function joinSharedLimit(
     const reason = `stopped at the provider's usage limit (limits.onUsageLimit = stop; another loop on this account hit it): ${window.message}`;
     return { snapshot: haltLoop(snapshot, "usage_limit", reason, ENGINE, now, events), events };
   }
-  const wait = { since: now, until: window.until, message: window.message, shared: true, resetKnown: true };
+  const wait = {
+    since: now,
+    until: window.until,
+    message: window.message,
+    shared: true,
+    resetKnown: true,
+    window: window.window ?? null,
+    usedPercent: window.usedPercent ?? null,
+  };
   return { snapshot: startWait(snapshot, wait, limit.recurrences, now, ENGINE, events), events };
 }
 

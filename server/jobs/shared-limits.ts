@@ -26,7 +26,13 @@ export class SharedLimits {
     if (this.accounts.primary === null) return snapshot;
     const window = await activeLimitWindow(this.db, this.accounts.primary, new Date(now));
     if (!window) return snapshot;
-    const shared = { until: window.until.getTime(), learnedAt: window.learnedAt.getTime(), message: window.message };
+    const shared = {
+      until: window.until.getTime(),
+      learnedAt: window.learnedAt.getTime(),
+      message: window.message,
+      window: window.window,
+      usedPercent: window.usedPercent,
+    };
     const joined = joinSharedLimit(snapshot, shared, now, this.hasFallback);
     this.carried.push(...joined.events);
     return joined.snapshot;
@@ -52,6 +58,8 @@ export class SharedLimits {
         learnedAt: new Date(now),
         message: learned.message,
         loopId: this.loopId,
+        window: learned.window ?? null,
+        usedPercent: learned.usedPercent ?? null,
       });
     }
   }

@@ -13,6 +13,7 @@ import type { Database } from "../db/client";
 import { createLoop } from "../loops/loop-create.service";
 import { requestControl } from "../loops/loop-controls.service";
 import { usageLimitOverview } from "../loops/usage-limits.service";
+import { clearLimitWindow } from "../loops/usage-limit-clear.service";
 import { LocalDispatcher } from "./local-dispatcher";
 import { DEFAULT_SETTINGS, type JobRuntime } from "./runtime-deps";
 import { startSweeper, type Sweeper } from "./sweeper";
@@ -234,5 +235,68 @@ describeEachProvider("usage limits", ({ db }) => {
     await until(id, (l) => l.status === "completed");
     const ended = await events(id, "limit_wait_ended");
     expect(ended.map((e) => (e.payload as { how: string }).how)).toEqual(["resumed"]);
+  });
+  it("today's words ('session limit · resets 4:05:07am (UTC)', 429): every loop on the account waits to the second and resumes by itself", async () => {
+    const r = runtime();
+    const state = newStateDir();
+    // No reset as data: the seconds must come from the words.
+    const args = ["--session-words", "--no-reset-data", "--limit-calls", "1", "--done-at", "2", "--reset-ms", "4000"];
+    const agent = fakeClaude(state, args);
+    const first = await newLoop(r, { agent });
+    const limited = await until(first, (l) => l.status === "waiting_for_limit");
+    const reset = resetAt(state);
+    expect(limited.nextRunAt!.getTime()).toBe(reset);
+    // A brand-new loop on the same account joins the same window without a call.
+    const second = await newLoop(r, { agent });
+    const joined = await until(second, (l) => l.status === "waiting_for_limit" || l.status === "completed");
+    expect(joined.status).toBe("waiting_for_limit");
+    expect(joined.nextRunAt!.getTime()).toBe(reset);
+    for (const id of [first, second]) await until(id, (l) => l.status === "completed");
+    const log = calls(state);
+    expect(log.map((c) => c.outcome)).toEqual(["limited", "ok", "ok"]);
+    expect(log.slice(1).every((c) => c.at >= reset)).toBe(true);
+    const wait = (await events(first, "limit_wait_started"))[0]!.payload as { until: number; resetKnown: boolean };
+    expect(wait).toMatchObject({ until: reset, resetKnown: true });
+  });
+
+  it("an admin clears the account's window: audited with who and why, the waiting loops resume, new loops do not join", async () => {
+    const r = runtime();
+    const state = newStateDir();
+    const agent = fakeClaude(state, [
+      "--session-words",
+      "--limit-calls",
+      "1",
+      "--done-at",
+      "2",
+      "--reset-ms",
+      "600000",
+    ]);
+    const first = await newLoop(r, { agent });
+    await until(first, (l) => l.status === "waiting_for_limit");
+    const second = await newLoop(r, { agent });
+    await until(second, (l) => l.status === "waiting_for_limit");
+    const [window] = (await usageLimitOverview(db(), new Date())).windows.filter((w) => w.loops.length > 0);
+    expect(window!.loops.map((l) => l.id).sort()).toEqual([first, second].sort());
+    // The rejected rate_limit_event's window and use reach Settings.
+    expect(window).toMatchObject({ window: "five_hour", usedPercent: 100 });
+    // The provider lets calls through again (the plan was upgraded).
+    const stateFile = join(state, "state.json");
+    const current = JSON.parse(readFileSync(stateFile, "utf8")) as { calls: number };
+    writeFileSync(stateFile, JSON.stringify({ calls: current.calls, resetAt: 0 }));
+
+    const admin = asOperator();
+    const cleared = await clearLimitWindow(r.services, window!.account, { ...admin, reason: "plan upgraded" });
+    expect(cleared.resumed.sort()).toEqual([first, second].sort());
+    for (const id of [first, second]) await until(id, (l) => l.status === "completed");
+    const audit = await db().prisma.loopEvent.findMany({ where: { loopId: null, type: "limit_window_cleared" } });
+    expect(audit.at(-1)).toMatchObject({ reason: "plan upgraded", actor: admin.actor.email });
+    expect((audit.at(-1)!.payload as { account: string }).account).toBe(window!.account);
+    expect((await usageLimitOverview(db(), new Date())).windows.map((w) => w.account)).not.toContain(window!.account);
+    const third = await newLoop(r, { agent });
+    await until(third, (l) => l.status === "completed");
+    expect(await events(third, "limit_wait_started")).toEqual([]);
+    await expect(clearLimitWindow(r.services, window!.account, { ...admin, reason: "again" })).rejects.toThrow(
+      /no usage-limit window/,
+    );
   });
 });

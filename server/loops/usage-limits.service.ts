@@ -11,6 +11,8 @@ export interface UsageLimitOverview {
     learnedAt: Date;
     message: string;
     learnedBy: string | null;
+    window: string | null;
+    usedPercent: number | null;
     loops: { id: string; name: string; nextRunAt: Date | null }[];
   }[];
   /** Waiting on a limit whose account no window covers (a backoff without a reset time). */
@@ -34,6 +36,8 @@ export async function usageLimitOverview(db: Database, now: Date): Promise<Usage
       learnedAt: w.learnedAt,
       message: w.message,
       learnedBy: w.loopId,
+      window: w.window,
+      usedPercent: w.usedPercent,
       loops: byAccount.get(w.account) ?? [],
     })),
     otherWaiting,

@@ -29,8 +29,10 @@ import {
   sharedIterationPageOutput,
   templatesOutput,
   usageLimitsOutput,
+  clearedLimitOutput,
 } from "./loops.types";
 import { usageLimitOverview } from "../../loops/usage-limits.service";
+import { clearLimitWindow } from "../../loops/usage-limit-clear.service";
 import { liveIterationOutput } from "./live.types";
 import { getLiveIteration } from "../../loops/live-iteration.service";
 import { hasRole } from "../../auth/actor";
@@ -123,6 +125,18 @@ export const loopsRouter = router({
   usageLimits: viewer
     .output(usageLimitsOutput)
     .query(({ ctx }) => usageLimitOverview(ctx.db, new Date(ctx.services.engine.now()))),
+  /** An admin clears an account's window (audited with who and why); the loops waiting on it are sent "resume". */
+  clearUsageLimit: roleProcedure("admin")
+    .input(
+      z.object({
+        account: z.string().trim().min(1).max(500),
+        reason: z.string().trim().min(1, "say why the window no longer holds").max(2000),
+      }),
+    )
+    .output(clearedLimitOutput)
+    .mutation(({ ctx, input }) =>
+      clearLimitWindow(ctx.services, input.account, { actor: ctx.actor, reason: input.reason }),
+    ),
   byId: viewer
     .input(z.object({ id: loopId }))
     .output(loopDetailOutput)

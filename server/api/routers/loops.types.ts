@@ -217,8 +217,17 @@ export const usageLimitsOutput = z.object({
       learnedAt: date,
       message: z.string(),
       learnedBy: z.string().nullable(),
+      window: z.string().nullable(),
+      usedPercent: z.number().nullable(),
       loops: z.array(waitingLoop),
     }),
   ),
   otherWaiting: z.array(waitingLoop),
+});
+
+/** `loops.clearUsageLimit`: the loops sent "resume", and those that had moved on. */
+export const clearedLimitOutput = z.object({
+  account: z.string(),
+  resumed: z.array(z.string()),
+  refused: z.array(z.object({ id: z.string(), note: z.string() })),
 });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "UsageLimitWindow" ADD COLUMN "usedPercent" REAL;
+ALTER TABLE "UsageLimitWindow" ADD COLUMN "window" TEXT;
