@@ -29,6 +29,14 @@ export interface GradingTree {
 /** Ignored folders a check needs and git does not hold, linked from the loop's workspace (read-only to the check). */
 const LINKED = ["node_modules"];
 
+/**
+ * What to link: node_modules, plus what the loop's .worktreeinclude brought in (a .venv, an .env), as the
+ * server recorded it before the agent ran, so the agent cannot widen the list (an ignored conftest.py of its own).
+ */
+export const linkedPaths = (included: readonly string[]) => [
+  ...new Set([...LINKED, ...included.map((p) => p.replace(/\/+$/, "")).filter((p) => p !== "" && !p.startsWith(".."))]),
+];
+
 async function ensureWorktree(repoDir: string, dir: string, sha: string): Promise<void> {
   if (existsSync(join(dir, ".git"))) return;
   rmSync(dir, { recursive: true, force: true });
@@ -49,17 +57,21 @@ export async function gradingTree(opts: {
   sha: string;
   baselineSha: string;
   entries: readonly ProtectedEntry[];
+  /** Ignored paths brought into the loop's worktree (.worktreeinclude), linked like node_modules. */
+  included?: readonly string[];
 }): Promise<GradingTree> {
   const { dir } = opts;
+  const linked = linkedPaths(opts.included ?? []);
   await ensureWorktree(opts.repoDir, dir, opts.sha);
   await git(dir, ["read-tree", "-u", "--reset", opts.sha]);
-  await git(dir, ["clean", "-ffdxq", ...LINKED.flatMap((l) => ["-e", `/${l}`])]);
-  for (const name of LINKED) {
+  await git(dir, ["clean", "-ffdxq", ...linked.flatMap((l) => ["-e", `/${l}`])]);
+  for (const name of linked) {
     const from = join(opts.repoDir, name);
     const to = join(dir, name);
     if (existsSync(from) && !isLink(to)) {
       rmSync(to, { recursive: true, force: true });
-      symlinkSync(from, to, "dir");
+      mkdirSync(dirname(to), { recursive: true });
+      symlinkSync(from, to, lstatSync(from).isDirectory() ? "dir" : "file");
     }
   }
   const restored: string[] = [];

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { git } from "../git/git-cli";
 import { baselineRef, shortLoopId } from "../git/git-workspace";
 import type { LoopGitWorkspace } from "../git/loop-workspace";
+import { readEnvironmentRecord } from "../git/workspace-environment-record";
 import { gradingTree } from "./grading-tree";
 import { applyHeldOut } from "./held-out";
 import type { BaselineInventory } from "./inventory-grade";
@@ -81,6 +82,8 @@ export function loopEvidence(opts: {
   /** A fork: the loop whose base commit it is graded against. */
   baseLoop?: string;
 }): LoopEvidence {
+  // What .worktreeinclude brought into the loop's worktree, as recorded before the agent ran.
+  const included = (loopId: string) => readEnvironmentRecord(opts.worktreesDir, loopId)?.included ?? [];
   const recordPath = (loopId: string) => resolve(opts.worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`);
   const treeDir = (loopId: string, key: string) =>
     resolve(opts.worktreesDir, ".grading", shortLoopId(loopId), slug(key));
@@ -117,7 +120,7 @@ export function loopEvidence(opts: {
     const baselineSha = opts.baseLoop ? await baseOf(opts.baseLoop, ws.dir) : ws.baselineSha;
     // Derived on the base commit's own files: what the agent leaves later cannot widen or narrow it.
     const dir = treeDir(loopId, "_base");
-    await gradingTree({ repoDir: ws.dir, dir, sha: baselineSha, baselineSha, entries: [] });
+    await gradingTree({ repoDir: ws.dir, dir, sha: baselineSha, baselineSha, entries: [], included: included(loopId) });
     const derived = opts.settings.derive ? derivedProtection(opts.settings.checks, dir) : [];
     const record: EvidenceRecord = {
       baselineSha,
@@ -162,7 +165,14 @@ export function loopEvidence(opts: {
       const ws = await opts.git.prepared(loopId);
       const dir = treeDir(loopId, key);
       await serial(loopId, () =>
-        gradingTree({ repoDir: ws.dir, dir, sha: rec.baselineSha, baselineSha: rec.baselineSha, entries: [] }),
+        gradingTree({
+          repoDir: ws.dir,
+          dir,
+          sha: rec.baselineSha,
+          baselineSha: rec.baselineSha,
+          entries: [],
+          included: included(loopId),
+        }),
       );
       if (heldOut) await applyHeldOut(dir, opts.heldOutRoot, heldOut);
       return dir;
@@ -196,7 +206,14 @@ export function loopEvidence(opts: {
         tampering.push({ what: "history", how: `the graded commit does not descend from the base ${base}` });
       const entries = rec.protection;
       const tree = await serial(loopId, () =>
-        gradingTree({ repoDir: ws.dir, dir: treeDir(loopId, key), sha, baselineSha: base, entries }),
+        gradingTree({
+          repoDir: ws.dir,
+          dir: treeDir(loopId, key),
+          sha,
+          baselineSha: base,
+          entries,
+          included: included(loopId),
+        }),
       );
       for (const file of tree.restored)
         tampering.push({

@@ -8,7 +8,7 @@
  * half-installed stays) and the error names the cause; the user's checkout
  * is only ever read.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDeps } from "../deps";
 import { workingDir } from "../process-env";
@@ -18,43 +18,22 @@ import type { WorkspaceSetupConfig } from "../workspace-setup.schema";
 import { git } from "./git-cli";
 import { shortLoopId, workingTreeChanges, type PreparedWorkspace } from "./git-workspace";
 import { bringIncludes, resolveWorktreeIncludes, WorkspaceEnvironmentError } from "./worktree-include";
+import {
+  environmentRecordPath,
+  readEnvironmentRecord,
+  type EnvironmentRecord,
+  type SetupRun,
+} from "./workspace-environment-record";
 import { initSubmodules } from "./worktree-submodules";
 
 export { WorkspaceEnvironmentError };
-
-export interface SetupRun {
-  argv: string[];
-  exitCode: number | null;
-  durationMs: number;
-  /** The setup's whole output (capped), outside the workspace. */
-  logPath: string;
-}
-
-export interface EnvironmentRecord {
-  status: "ready";
-  /** Paths brought in from .worktreeinclude. */
-  included: string[];
-  /** Submodules initialised from the user's checkout. */
-  submodules?: string[];
-  setup: SetupRun | null;
-  at: string;
-}
+export { environmentRecordPath, readEnvironmentRecord, type EnvironmentRecord, type SetupRun };
 
 /** The most setup output kept in its log. */
 const LOG_CAP_BYTES = 2_000_000;
 const TAIL_LINES = 20;
 
-export const environmentRecordPath = (stateDir: string, loopId: string) =>
-  join(stateDir, `${shortLoopId(loopId)}.environment.json`);
 export const setupLogPath = (stateDir: string, loopId: string) => join(stateDir, `${shortLoopId(loopId)}.setup.log`);
-
-export function readEnvironmentRecord(stateDir: string, loopId: string): EnvironmentRecord | null {
-  try {
-    return JSON.parse(readFileSync(environmentRecordPath(stateDir, loopId), "utf8")) as EnvironmentRecord;
-  } catch {
-    return null;
-  }
-}
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
