@@ -105,6 +105,10 @@ test("header, iteration list and the four charts agree at every iteration of a l
   const before = await loopsNow();
   const newest = page.locator('[data-testid="iteration"][data-number="60"]');
   await newest.getByRole("button").first().click();
+  // A demo loop has no git workspace: the server offers no roll back and no worktree to remove.
+  await expect(newest.getByRole("button", { name: "Fork from #60" })).toBeVisible();
+  await expect(newest.getByRole("button", { name: /^Roll back/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Remove worktree" })).toHaveCount(0);
   await newest.getByRole("button", { name: "Fork from #60" }).click();
   const confirm = page.getByRole("dialog", { name: "Fork from iteration 60" });
   await confirm.getByRole("button", { name: "Fork and start" }).dblclick();

@@ -11,7 +11,7 @@ import { notifyEventsWritten } from "../events/event-wakeups";
 import { loadCurrentSnapshot, restoreStoredCheckpoint } from "./loop-snapshot";
 import { storedDefinition, type LoopDefinition } from "./loop-definition";
 import { checkpointRow, loopPatch } from "./step-rows";
-import { assertEvidenceSource } from "./loop-evidence";
+import { assertEvidenceSource, assertFallbackAgent } from "./loop-evidence";
 import { assertLoopPolicy, storedPolicyInput } from "./loop-policy.service";
 import { workspaceSourceOf } from "./ports-factory";
 import { assertPreflight, linkStoredSecrets } from "./loop-preflight.service";
@@ -218,6 +218,7 @@ export async function createLoopFromDefinition(
   definition = await linkStoredSecrets(svc.db, definition, acting);
   await assertLoopPolicy(svc.db, definition, acting);
   assertEvidenceSource(definition);
+  assertFallbackAgent(definition);
   // Starting now: refuse what the preflight knows will fail (a draft may wait for the CLI or the key).
   if (start) await assertPreflight(svc.db, definition, acting);
   return createLoop(

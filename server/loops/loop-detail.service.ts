@@ -9,7 +9,7 @@ import { checkpointById } from "../db/loop-steps.repo";
 import type { Database } from "../db/client";
 import { pendingControlRequests } from "../db/controls.repo";
 import { listEvents } from "../db/events.repo";
-import { iterationPage } from "../db/iterations.repo";
+import { iterationPage, iterationSnapshotSha } from "../db/iterations.repo";
 import { chartSeries, SERIES_POINTS } from "./chart-series";
 import { loopById, loopDefinitionById, loopLineageById } from "../db/loops.repo";
 import { notFound } from "../errors";
@@ -56,6 +56,8 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
     currentAlarms(db.prisma, [loop], now),
   ]);
   const snapshot = checkpoint ? await restoreStoredCheckpoint(db.prisma, checkpoint) : null;
+  // A loop without a git workspace (a demo) snapshots nothing: no roll back, no worktree to remove.
+  const gitWorkspace = loop.iteration > 0 && (await iterationSnapshotSha(db.prisma, loopId, loop.iteration)) !== null;
   const report = snapshot ? buildReport(snapshot, now) : null;
   const forecast = snapshot
     ? forecastBudget(snapshot.ledger, snapshot.config.budget, remainingIterations(snapshot))
@@ -82,6 +84,8 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
     forecast,
     /** Iterations a provider's usage limit stopped: they do not count against maxIterations. */
     limitedIterations: snapshot?.usageLimit?.limitedIterations ?? 0,
+    /** Roll back and worktree removal, decided here as rollbackLoop and removeLoopWorktree decide. */
+    workspaceActions: workspaceActions(loop, gitWorkspace, options.canOperate ?? false),
     /** The loop waits because its budget throttles it (enforce mode, from throttleAt): the facts, else null. */
     budgetThrottle: budgetThrottleOf(loop.status, snapshot),
     pendingGate: snapshot?.gate ?? null,
@@ -160,4 +164,27 @@ export async function getIterationPage(db: Database, loopId: string, page: { bef
     inheritedFrom: row.loopId === loopId ? null : { loopId: row.loopId, name: names.get(row.loopId) ?? "" },
   }));
   return { items, nextBeforeNumber: items.length === page.limit ? items.at(-1)?.number : undefined };
+}
+
+type Allowed = { allowed: boolean; reason: string | null };
+
+function workspaceActions(
+  loop: { status: string; leaseOwner: string | null },
+  gitWorkspace: boolean,
+  canOperate: boolean,
+): { rollback: Allowed; removeWorktree: Allowed } {
+  const no = (reason: string): Allowed => ({ allowed: false, reason });
+  if (!canOperate) return { rollback: no("needs the operator role"), removeWorktree: no("needs the operator role") };
+  if (!gitWorkspace) {
+    const none = no("this loop has no git workspace (nothing was snapshotted)");
+    return { rollback: none, removeWorktree: none };
+  }
+  const ended = isTerminal(loop.status);
+  const idle = (loop.status === "paused" || loop.status === "awaiting_approval" || ended) && loop.leaseOwner === null;
+  return {
+    rollback: idle
+      ? { allowed: true, reason: null }
+      : no("interrupt the loop first: a roll back changes the files its agent works in"),
+    removeWorktree: ended ? { allowed: true, reason: null } : no("the loop has not ended"),
+  };
 }

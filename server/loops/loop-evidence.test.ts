@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { assertEvidenceSource, evidenceSourcesOf, NO_EVIDENCE_MESSAGE } from "./loop-evidence";
+import {
+  assertEvidenceSource,
+  assertFallbackAgent,
+  evidenceSourcesOf,
+  NO_EVIDENCE_MESSAGE,
+  NO_FALLBACK_MESSAGE,
+} from "./loop-evidence";
 import { loopDefinitionSchema } from "./loop-definition";
 
 const agent = { kind: "command", argv: ["./agent.sh"] };
@@ -26,5 +32,17 @@ describe("a loop needs an evidence source", () => {
 
   it("completion.allowNoEvidence lets it run", () => {
     expect(() => assertEvidenceSource(def({ loop: { completion: { allowNoEvidence: true } } }))).not.toThrow();
+  });
+});
+
+describe("a fallback policy needs a fallback agent", () => {
+  const fallback = { loop: { limits: { onUsageLimit: "fallback" } } };
+  it("is refused at create when the fallback agent sits under the wrong key (issue 31: it waited 10 minutes)", () => {
+    // Inside `agent` or `loop.limits` the schema drops it: nothing is left to fall back to.
+    const misplaced = def({ ...fallback, agent: { ...agent, fallbackAgent: { kind: "demo" } } });
+    expect(misplaced.fallbackAgent).toBeUndefined();
+    expect(() => assertFallbackAgent(misplaced)).toThrow(NO_FALLBACK_MESSAGE);
+    expect(() => assertFallbackAgent(def({ ...fallback, fallbackAgent: { kind: "demo" } }))).not.toThrow();
+    expect(() => assertFallbackAgent(def({}))).not.toThrow();
   });
 });

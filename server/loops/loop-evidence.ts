@@ -30,3 +30,17 @@ export function assertEvidenceSource(definition: LoopDefinition): void {
   if (definition.loop.completion.allowNoEvidence) return;
   if (evidenceSourcesOf(definition).length === 0) throw invalidInput(NO_EVIDENCE_MESSAGE);
 }
+
+export const NO_FALLBACK_MESSAGE =
+  'loop.limits.onUsageLimit is "fallback", but there is no fallbackAgent: the loop would wait out every usage ' +
+  'limit instead. Put the fallback agent at the top level of the definition, beside "agent" (fallbackAgent: ' +
+  '{ "kind": ... }), or choose another onUsageLimit policy.';
+
+/**
+ * Refuses (BAD_REQUEST) a fallback policy without a fallback agent: one placed under another key
+ * (inside `agent` or `loop.limits`) was dropped by the schema, and the loop waited 10 minutes.
+ */
+export function assertFallbackAgent(definition: LoopDefinition): void {
+  if (definition.loop.limits.onUsageLimit === "fallback" && !definition.fallbackAgent)
+    throw invalidInput(NO_FALLBACK_MESSAGE);
+}

@@ -20,8 +20,6 @@ export async function loadSharedReport(token: string) {
   }
 }
 
-export type LoadedReport = Extract<Awaited<ReturnType<typeof loadSharedReport>>, { kind: "ok" }>;
-
 const plain = (text: string, status: number, extra: Record<string, string> = {}) =>
   new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...extra } });
 
@@ -41,7 +39,7 @@ export async function exportLoopReport(id: string, format: ReportFormat) {
   const caller = await serverCaller();
   try {
     const { report, last } = await caller.loops.exportReport({ id });
-    return reportDownload({ kind: "ok", report, final: last.items[0] ?? null, generatedAt: new Date() }, format);
+    return reportDownload({ report, final: last.items[0] ?? null, generatedAt: new Date() }, format);
   } catch (error) {
     if (error instanceof TRPCError && ["NOT_FOUND", "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN"].includes(error.code))
       return plain("Not found", 404);

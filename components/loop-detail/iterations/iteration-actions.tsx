@@ -12,8 +12,6 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, TextArea } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
 
-const IDLE = new Set(["paused", "awaiting_approval", "completed", "failed", "stopped", "cancelled"]);
-
 export function IterationActions({
   loopId,
   number,
@@ -30,7 +28,7 @@ export function IterationActions({
   // Only what the buttons show: an open row is not redrawn by each refresh of the loop.
   const loop = useQuery({
     ...trpc.loops.byId.queryOptions({ id: loopId }),
-    select: (d) => ({ forkAllowed: d.availability.fork.allowed, status: d.loop.status }),
+    select: (d) => ({ forkAllowed: d.availability.fork.allowed, rollback: d.workspaceActions.rollback }),
   });
   const [rollingBack, setRollingBack] = useState(false);
   // A fork asks first and carries one request id per confirmation: a double click makes one fork.
@@ -63,21 +61,20 @@ export function IterationActions({
   });
   const data = loop.data;
   if (!data || !data.forkAllowed) return null;
-  const idle = IDLE.has(data.status);
-  const why = !hasSnapshot
-    ? "this iteration has no workspace snapshot"
-    : idle
-      ? undefined
-      : "interrupt the loop first: a roll back changes the files its agent works in";
+  // Offered only where there is something to roll back to; whether now, the server says (and why not).
+  const offerRollback = hasSnapshot;
+  const why = data.rollback.allowed ? undefined : (data.rollback.reason ?? "not allowed now");
   return (
     <div className="flex flex-wrap gap-2">
-      <Button size="sm" variant="secondary" disabled={!!why} title={why} onClick={() => setRollingBack(true)}>
-        Roll back to #{number}
-      </Button>
+      {offerRollback && (
+        <Button size="sm" variant="secondary" disabled={!!why} title={why} onClick={() => setRollingBack(true)}>
+          Roll back to #{number}
+        </Button>
+      )}
       <Button size="sm" variant="secondary" onClick={() => setForkRequest(crypto.randomUUID())}>
         Fork from #{number}
       </Button>
-      {why && <span className="text-xs text-slate-500 dark:text-slate-400">Roll back: {why}.</span>}
+      {offerRollback && why && <span className="text-xs text-slate-500 dark:text-slate-400">Roll back: {why}.</span>}
       {forkRequest && (
         <Dialog
           open

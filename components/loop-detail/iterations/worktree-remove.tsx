@@ -13,7 +13,8 @@ export function WorktreeRemove({ loopId }: { loopId: string }) {
   // Only whether it is offered: the loop's refetch after every iteration does not redraw this.
   const offered = useQuery({
     ...trpc.loops.byId.queryOptions({ id: loopId }),
-    select: (d) => d.loop.isTerminal && d.availability.fork.allowed,
+    // The server's decision: an ended loop that has a git workspace, for an operator (not on a demo loop).
+    select: (d) => d.workspaceActions.removeWorktree.allowed,
   }).data;
   const remove = useMutation({
     mutationFn: () => client.loops.controls.removeWorktree.mutate({ id: loopId }),

@@ -74,6 +74,9 @@ describeEachProvider("loops read procedures", ({ db }) => {
     expect(detail.series).toHaveLength(3);
     expect(detail.markers.some((m) => m.type === "halted")).toBe(true);
     expect(detail.now).toBeInstanceOf(Date);
+    // No git workspace (nothing snapshotted): the server offers no roll back and no worktree removal (issue 31).
+    const none = { allowed: false, reason: "this loop has no git workspace (nothing was snapshotted)" };
+    expect(detail.workspaceActions).toEqual({ rollback: none, removeWorktree: none });
   });
 
   it("answers a window of the chart series at full resolution, and refuses a reversed one", async () => {

@@ -91,6 +91,7 @@ export const loopDetailOutput = z.object({
   report: z.custom<Detail["report"]>(),
   forecast: z.custom<Detail["forecast"]>(),
   limitedIterations: z.number(),
+  workspaceActions: z.object({ rollback: availabilityOutput, removeWorktree: availabilityOutput }),
   budgetThrottle: z
     .object({
       usedFraction: z.number(),

@@ -2,7 +2,14 @@
 // signed-in loop page's: the same redacted data, rendered one way.
 import type { IterationPoint } from "@/lib/charts/types";
 import { reportMarkdown, runsWithoutEvidence } from "@/components/report/report-model";
-import type { LoadedReport } from "../load-report";
+import type { RouterOutputs } from "@/components/shared/api-types";
+
+/** A report ready to render: the shared data, its last iteration, and when it was read. */
+export interface LoadedReport {
+  report: RouterOutputs["share"]["view"];
+  final: RouterOutputs["share"]["iterations"]["items"][number] | null;
+  generatedAt: Date;
+}
 
 export interface ReportFormat {
   extension: string;
