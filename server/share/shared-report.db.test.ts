@@ -80,7 +80,9 @@ describeEachProvider("the shared report's numbers", ({ db }) => {
     expect(shared.outcomes).toEqual({ succeeded: 2, interrupted: 1 });
     // The engine's own rate leaves the interruption out; the report does not.
     expect(shared.report?.successRate).toBe(1);
-    expect(successLine(shared)).toBe("Agent runs that succeeded: 67% (2 of 3 runs; 1 interrupted); the goal is not met");
+    expect(successLine(shared)).toBe(
+      "Agent runs that succeeded: 67% (2 of 3 runs; 1 interrupted); the goal is not met",
+    );
 
     const byKey = Object.fromEntries(shared.limits.map((l) => [l.key, l]));
     expect(byKey["stop.maxIterations"]).toMatchObject({ value: 3, original: 5, edited: true });
