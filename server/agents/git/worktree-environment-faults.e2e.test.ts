@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkoutFingerprint, git, npmProject } from "../fixtures/real-projects";
 import { tempRoot } from "../fixtures/harness";
 import { hiddenPaths } from "../sandbox/isolation";
+import { closeWarmSandboxes } from "../sandbox/warm-pool";
 import { envSecretResolver } from "../secret-resolver";
 import { workspaceSetupSchema } from "../workspace-setup.schema";
 import { loopGitWorkspace } from "./loop-workspace";
@@ -139,7 +140,9 @@ describe("bad entries and failing setups: a clear error, nothing half-made, the 
   })();
   afterAll(() => {
     if (!fullDisk) return;
-    execFileSync("umount", [fullDisk]);
+    // A warm sandbox kept for the next command holds its workspace (on this tmpfs) as its working folder.
+    closeWarmSandboxes();
+    execFileSync("umount", ["--lazy", fullDisk]);
     rmSync(fullDisk, { recursive: true, force: true });
   });
 
