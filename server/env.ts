@@ -126,10 +126,12 @@ const envSchema = z.object({
   // helper process, whose fork costs a few ms where the server's costs tens.
   // `off` spawns them from the server itself (server/agents/spawner.ts).
   RALPH_SPAWN_HELPER: z.enum(["on", "off"]).default("on"),
-  // Sandboxed processes run in a sandbox started once per policy (loop workspace,
+  // `on`: sandboxed processes run in a sandbox started once per policy (loop workspace,
   // HOME, network allowlist) and kept warm, each in namespaces of its own inside
-  // it (server/agents/sandbox/warm-sandbox.ts); `off` starts one per process.
-  RALPH_SANDBOX_WARM: z.enum(["on", "off"]).default("on"),
+  // it (server/agents/sandbox/warm-sandbox.ts). Off by default for now: with it on,
+  // the real Claude CLI's calls to an admin-allowed host name were refused by the
+  // proxy ("blocked by network allowlist") in test/real-cli, which a fresh sandbox allows.
+  RALPH_SANDBOX_WARM: z.enum(["on", "off"]).default("off"),
   // Server variables an agent may take (envAllow, apiKeyEnv, secrets[].env),
   // comma-separated. Nothing else of the server's environment reaches an agent.
   RALPH_AGENT_ENV_ALLOW: nameList.default([]),

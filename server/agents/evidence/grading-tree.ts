@@ -7,7 +7,7 @@
  * and the check alone runs in this folder. Harness practice (SWE-bench,
  * terminal-bench): tests are reset and copied in after the agent's turn.
  */
-import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { git } from "../git/git-cli";
 import { pathspecs } from "../git/git-workspace";
@@ -68,10 +68,16 @@ export async function gradingTree(opts: {
   for (const name of linked) {
     const from = join(opts.repoDir, name);
     const to = join(dir, name);
-    if (existsSync(from) && !isLink(to)) {
-      rmSync(to, { recursive: true, force: true });
+    if (LINKED.includes(name)) {
+      if (existsSync(from) && !isLink(to)) {
+        rmSync(to, { recursive: true, force: true });
+        symlinkSync(from, to, "dir");
+      }
+    } else if (existsSync(from) && !existsSync(to)) {
+      // A .venv's scripts name their interpreter by absolute path inside it: a copy made once for this tree
+      // (kept across iterations: `git clean` above leaves it) runs where a link to the workspace is not seen.
       mkdirSync(dirname(to), { recursive: true });
-      symlinkSync(from, to, lstatSync(from).isDirectory() ? "dir" : "file");
+      cpSync(from, to, { recursive: true, verbatimSymlinks: true });
     }
   }
   const restored: string[] = [];
