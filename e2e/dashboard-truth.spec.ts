@@ -37,7 +37,7 @@ test("header, iteration list and the four charts agree at every iteration of a l
   test.setTimeout(300_000);
   await signIn(page, "operator");
   const created = await trpc(page.request, "loops.create", {
-    goal: "Write a runbook for the live dashboard truth check",
+    goal: "Write a checklist for the live dashboard truth check",
     agent: { kind: "demo", delayMs: 900, stepsToComplete: 50, failureRate: 0, earlyClaimRate: 0, seed: 7 },
     loop: {
       stop: { maxIterations: MAX, scoreThreshold: 0, noProgressIterations: 0 },

@@ -112,7 +112,7 @@ export function IterationTimeline({
   return box(
     <>
       <WorktreeEnvironment loopId={loopId} />
-      <div className="mb-2 flex justify-end gap-2">
+      <div className="mb-2 flex min-w-0 flex-wrap justify-end gap-2">
         <ProtectionPanel loopId={loopId} />
         <WorktreeRemove loopId={loopId} />
         <PatchDownload loopId={loopId} />
