@@ -35,6 +35,11 @@ test("waiting for the usage limit shows when the loop resumes; Resume now runs i
 
   await page.goto(`/loops/${id}`);
   await control(page, "Resume now");
+  // Resuming asks first, from its button as from its shortcut.
+  await page
+    .getByRole("dialog", { name: /^Resume/ })
+    .getByRole("button", { name: "Resume" })
+    .click();
   await expect.poll(async () => (await iterations(page, id)).map((i) => i.number), { timeout: 40_000 }).toContain(3);
   await expectStatus(page, /stopped|running|queued/, 40_000);
 });
