@@ -56,6 +56,11 @@ test("tamper flag, code diff, patch download, roll back and fork from an iterati
   expect(text).toContain("diff --git a/test.sh b/test.sh");
 
   await first.getByRole("button", { name: "Fork from #1" }).click();
+  // A fork starts an agent: it asks first.
+  await page
+    .getByRole("dialog", { name: "Fork from iteration 1" })
+    .getByRole("button", { name: "Fork and start" })
+    .click();
   await page.waitForURL((url) => /\/loops\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(id));
   await expect(page.getByText(/Forked from iteration 1/)).toBeVisible();
 });
