@@ -44,7 +44,7 @@ export function Tabs({
   }
 
   return (
-    <div>
+    <div className="min-w-0">
       <div
         role="tablist"
         aria-label={label}
