@@ -74,7 +74,12 @@ export const IterationItem = memo(function IterationItem({
         </span>
         {it.inheritedFrom && (
           <span data-testid="inherited-iteration">
-            <Badge tone="neutral">inherited from {it.inheritedFrom.name || "the parent loop"}</Badge>
+            <Badge tone="neutral" title={`inherited from ${it.inheritedFrom.name || "the parent loop"}`}>
+              {/* A parent's long goal is cut, not allowed to widen a phone's page. */}
+              <span className="max-w-[14rem] truncate">
+                inherited from {it.inheritedFrom.name || "the parent loop"}
+              </span>
+            </Badge>
           </span>
         )}
         <FailureKindBadge it={it} />
