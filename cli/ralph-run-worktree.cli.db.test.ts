@@ -32,7 +32,7 @@ vi.stubEnv("RALPH_WORKSPACE_ROOTS", tmpdir());
 const operator = { actor: { ...LOCAL_OPERATOR, role: "operator" as const }, reason: null };
 
 describe("loops on real-shaped projects, in their worktree [sqlite]", () => {
-  // Beside the run's folder, not in it: `ralph run` treats its working folder as the app folder.
+  // Beside the run's folder (either works: the app folder is where the `ralph` bin lives, server/app-dir.ts).
   let projects: string;
   let db: Database | undefined;
   const database = () =>

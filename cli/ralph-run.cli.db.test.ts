@@ -1,7 +1,7 @@
 // `ralph run` in a fresh folder with no server: the embedded SQLite database
 // is created there, the loop runs to its end in the CLI's own process with the
 // worker's runtime, and the exit code says how it ended.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +66,31 @@ describe("ralph run: headless, no server [sqlite]", () => {
       expect(done.code).toBe(EXIT.completed);
     }
   }, 180_000);
+
+  it("a command agent in a project inside the folder it runs from: no warning, and the folder is not taken for the app's", async () => {
+    // Before, `ralph run` looked for its spawn helper in the user's folder (a warning on stderr) and
+    // refused this workspace as "inside the app folder", its working folder.
+    const project = join(folder, "project");
+    mkdirSync(project);
+    writeFileSync(join(project, "agent.sh"), "#!/bin/sh\necho done > result.txt\n", { mode: 0o755 });
+    mkdirSync(join(project, "test"));
+    writeFileSync(
+      join(project, "test/result.test.js"),
+      'const test = require("node:test");\nconst fs = require("node:fs");\ntest("result", () => fs.statSync("result.txt"));\n',
+    );
+    const done = await run([
+      "-f",
+      file("command.json", {
+        goal: "write the result",
+        workspace: project,
+        agent: { kind: "command", argv: ["./agent.sh"], timeoutSeconds: 30 },
+        scorers: [{ kind: "command-check", name: "result", argv: ["node", "--test"], timeoutSeconds: 30 }],
+        loop: { stop: { maxIterations: 2, scoreThreshold: 1 }, completion: { evidence: ["score"] } },
+      }),
+    ]);
+    expect(done.stderr).toBe("");
+    expect(done.code).toBe(EXIT.completed);
+  });
 
   it("exits 2 when the budget stops the loop", async () => {
     const spent = await run([

@@ -6,4 +6,6 @@ import { register } from "tsx/esm/api";
 
 // The checkout's tsconfig (its "@/" paths), wherever the command is run from.
 register({ tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
+// The app folder (server/app-dir.ts): the command runs from the user's folder, not from here.
+globalThis.ralphAppDir = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 await import("./main.ts");

@@ -6,12 +6,14 @@
  * alone, and each spawn carries its own.
  *
  * The helper is found at `server/agents/spawn-helper.process.mjs` under the app folder
- * (process.cwd(), as for migrations); without it, processes are spawned directly.
+ * (appDir(): the server's working folder, or where the `ralph` bin lives); without it,
+ * processes are spawned directly.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { inheritedEnv } from "../env";
+import { appDir } from "../app-dir";
 import type { SpawnEvents, SpawnHandle, SpawnRequest } from "./spawn-events";
 
 type FromHelper =
@@ -35,7 +37,7 @@ const shared = ((
 let warnedMissing = false;
 
 export const helperScript = () =>
-  join(/*turbopackIgnore: true*/ process.cwd(), "server/agents/spawn-helper.process.mjs");
+  join(/*turbopackIgnore: true*/ appDir(), "server/agents/spawn-helper.process.mjs");
 
 /** An idle helper must not keep a script or test process alive; one with runs in flight does. */
 function holdOpen(h: Helper, open: boolean) {

@@ -16,6 +16,7 @@ import { DomainError } from "../errors";
 import { scopeFromRow, scopeViolation } from "../secrets/secret-scope";
 import type { ActingAs } from "./loop-services";
 import { setupOf } from "./loop-environment";
+import { appDir } from "../app-dir";
 
 export async function assertLoopPolicy(db: Database, input: PolicyInput, acting: ActingAs): Promise<void> {
   const env = getEnv();
@@ -26,7 +27,7 @@ export async function assertLoopPolicy(db: Database, input: PolicyInput, acting:
     allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
     workspaceRoots: env.RALPH_WORKSPACE_ROOTS,
     dataDir: env.RALPH_DATA_DIR,
-    appDir: process.cwd(),
+    appDir: appDir(),
     sandboxMode: env.RALPH_AGENT_SANDBOX,
     async checkSecret(idOrName, use) {
       const row = await secretScopeRow(db.prisma, idOrName);

@@ -19,11 +19,12 @@ import { loopEvidence } from "../agents/evidence/loop-evidence";
 import { evidenceSchema } from "./loop-definition";
 import type { AgentDeps, AgentTracker } from "../agents/deps";
 import { prepareLoopEnvironment } from "./loop-environment";
+import { appDir } from "../app-dir";
 
 /** The server's own folders no workspace may reach, by any path: the same check as at create (agent-policy.ts). */
 export const serverFolders = (dataDir: string): GuardedFolder[] => [
   { what: "data folder", path: dataDir },
-  { what: "app folder", path: process.cwd() },
+  { what: "app folder", path: appDir() },
 ];
 
 /**

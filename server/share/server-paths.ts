@@ -4,6 +4,7 @@
 // it. Each becomes "[server path]", the rest of the path kept.
 import { resolve } from "node:path";
 import { getEnv } from "../env";
+import { appDir } from "../app-dir";
 
 export const SERVER_PATH = "[server path]";
 
@@ -26,4 +27,4 @@ export function redactServerPaths<T>(value: T, paths: readonly string[]): T {
 }
 
 /** This server's folders: its data folder and the app's own. */
-export const thisServersPaths = () => serverPathsToHide([resolve(getEnv().RALPH_DATA_DIR), process.cwd()]);
+export const thisServersPaths = () => serverPathsToHide([resolve(getEnv().RALPH_DATA_DIR), appDir()]);

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { getEnv } from "../../env";
 import { physicalPath, workspaceOverlap } from "./workspace-guard";
+import { appDir } from "../../app-dir";
 
 export interface IsolationSettings {
   /** RALPH_AGENT_SANDBOX: "off" runs every agent process without the sandbox. */
@@ -73,7 +74,7 @@ export function agentHomesRoot(dataDir: string, configured: string | undefined):
   return physicalPath(root);
 }
 
-/** The running server's settings (process.cwd() is the app folder, as for migrations and health). */
+/** The running server's settings (appDir() is the app folder: see server/app-dir.ts). */
 export function serverIsolation(): IsolationSettings {
   if (cached) return cached;
   const env = getEnv();
@@ -83,7 +84,7 @@ export function serverIsolation(): IsolationSettings {
   const roots = env.RALPH_WORKSPACE_ROOTS.map((r) => physicalPath(r)).filter((p) => existsSync(p));
   cached = {
     mode: env.RALPH_AGENT_SANDBOX,
-    hidden: [...new Set([...hiddenPaths(env.RALPH_DATA_DIR, process.cwd()), homeRoot, ...roots])],
+    hidden: [...new Set([...hiddenPaths(env.RALPH_DATA_DIR, appDir()), homeRoot, ...roots])],
     homeRoot,
     allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
   };

@@ -19,6 +19,7 @@ import { dirname, join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { recordOwnBridges, sweepOrphanBridges } from "./bridge-sweep";
 import { forwardScript, type LoopbackForward } from "./loopback-hosts";
+import { appDir } from "../../app-dir";
 
 type Manager = (typeof import("@anthropic-ai/sandbox-runtime"))["SandboxManager"];
 
@@ -69,7 +70,7 @@ export function seccompHelperPath(): string | null {
   }
   candidates.push(
     join(
-      process.cwd(),
+      appDir(),
       "node_modules",
       "@anthropic-ai",
       "sandbox-runtime",
