@@ -3,10 +3,13 @@
 // - no session cookie on a private page → /login?next=<path>. The cookie is
 //   only checked for shape here; the session itself is verified by the
 //   server (tRPC context, and app/layout.tsx for full page loads);
+// - a path whose percent-escapes do not decode → 400 (Next's router would answer
+//   500 before any route ran; API routes come through here for this alone);
 // - a shared page (/r/<token>) over its address's rate limit → a real 429
 //   with Retry-After, which the page itself cannot answer (see
 //   server/share/share-admission.ts).
 import { NextResponse, type NextRequest } from "next/server";
+import { hasMalformedEscape, malformedPathResponse } from "@/lib/http/malformed-path";
 import { SESSION_COOKIE } from "@/server/auth/session-cookie";
 import { looksLikeToken } from "@/server/auth/tokens";
 import { isPublicPage, loginPath } from "@/lib/auth/paths";
@@ -18,7 +21,9 @@ import { sharePageGate, sharePageToken, sharePageTooMany } from "@/server/auth/s
 const DEV = process.env.NODE_ENV === "development";
 
 export async function proxy(request: NextRequest) {
+  if (hasMalformedEscape(new URL(request.url).pathname)) return malformedPathResponse();
   const { pathname, search } = request.nextUrl;
+  if (pathname.startsWith("/api/")) return NextResponse.next();
   const limited = await sharePageLimited(pathname, request.headers);
   if (limited) return limited;
   const token = request.cookies.get(SESSION_COOKIE)?.value;
@@ -48,5 +53,6 @@ async function sharePageLimited(pathname: string, headers: Headers): Promise<Res
 
 export const config = {
   // The app icons in public/ load on the sign-in page too, so they are never redirected.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icons/|robots.txt).*)"],
+  // API paths only when they hold a "%": the rest of the API never pays for the proxy.
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icons/|robots.txt).*)", "/api/:path(.*%.*)"],
 };

@@ -26,6 +26,26 @@ test.describe("request safety", () => {
     }
   });
 
+  test("a malformed percent-escape in the path is a 400, never a 500 (issue 32's fuzz finds)", async ({ request }) => {
+    // Next's router decodes dynamic segments before any route code runs and answered these with a bare 500.
+    const paths = [
+      "/api/trpc/%",
+      "/api/trpc/loops.list%",
+      "/r/%E0%A4%A",
+      "/r/%E0%A4%A/export/json",
+      "/r/%E0%A4%A/export/markdown",
+      "/loops/%C3%28",
+    ];
+    for (const path of paths) {
+      const res = await request.get(path, { maxRedirects: 0 });
+      expect(res.status(), path).toBe(400);
+    }
+    await signInApi(request, E2E_ADMIN.email, E2E_ADMIN.password);
+    expect((await request.get("/api/trpc/%")).status()).toBe(400);
+    // A well-formed escape still reaches its route.
+    expect((await request.get("/api/trpc/system.health%2C")).status()).toBe(404);
+  });
+
   test("private pages redirect to sign-in; the API answers 401", async ({ request }) => {
     const page = await request.get("/settings", { maxRedirects: 0 });
     expect(page.status()).toBe(307);
