@@ -42,6 +42,7 @@ const EVENT: Record<string, string> = {
   limit_wait_ended: "Usage limit wait ended",
   limit_fallback: "Fallback agent",
   limit_needs_attention: "Usage limit needs attention",
+  tamper_needs_attention: "Repeated evidence tampering",
   workspace_rolled_back: "Workspace rolled back",
   worktree_removed: "Worktree removed",
 };

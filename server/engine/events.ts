@@ -91,7 +91,9 @@ export type EngineEventBody =
     }
   | { type: "limit_wait_ended"; how: "reset" | "resumed"; waitedMs: number }
   | { type: "limit_fallback"; until: number; message: string; window?: string | null; usedPercent?: number | null }
-  | { type: "limit_needs_attention"; recurrences: number };
+  | { type: "limit_needs_attention"; recurrences: number }
+  /** Repeated evidence tampering paused the loop for an operator (tamper-attention.ts). */
+  | { type: "tamper_needs_attention"; iterations: number; tampered: string[] };
 
 export type EngineEvent = EventBase & EngineEventBody;
 export type EngineEventType = EngineEvent["type"];

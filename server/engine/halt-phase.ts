@@ -17,6 +17,7 @@ import type { AbortCause } from "./run-phase";
 import type { LoopSnapshot } from "./snapshot";
 import { isSuccess } from "./stop-types";
 import { ENGINE, haltLoop, setStatus, stamp } from "./transitions";
+import { tamperAttention } from "./tamper-attention";
 import { limitWaitDecision } from "./usage-limit";
 
 export const defaultDetectors: StopDetector = createDefaultDetectors();
@@ -116,6 +117,8 @@ export function haltPhase(args: {
   }
 
   if (next.halt === null && next.gate === null && !killed) next = askOperator(next, now, events);
+  // After the detectors: a tampering iteration never completes, but a max-iterations stop still stops.
+  if (next.halt === null && next.gate === null && !killed) next = tamperAttention(next, now, events);
 
   const standing = standingDecision(next);
   if (standing?.kind === "pause" && next.status !== "paused" && next.status !== "needs_attention") {

@@ -56,7 +56,7 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
   let h: Harness | undefined;
   afterEach(async () => h?.stop());
 
-  async function run(name: string, agent: string) {
+  async function run(name: string, agent: string, maxIterations = 2) {
     const repo = writeProject(join(tmp.root, `${name}-${kind}`), {
       ...PROJECT,
       "agent.sh": `#!/usr/bin/env bash\n${agent}echo "<promise>COMPLETE</promise>"\n`,
@@ -73,7 +73,7 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
           agent: { kind: "command", argv: ["./agent.sh"], timeoutSeconds: 30 },
           scorers: [{ kind: "command-check", name: "tests", argv: ["npm", "test"] }],
         },
-        engineConfig: { stop: { maxIterations: 2, scoreThreshold: 1 }, completion: { evidence: ["score"] } },
+        engineConfig: { stop: { maxIterations, scoreThreshold: 1 }, completion: { evidence: ["score"] } },
         start: true,
       },
       asOperator(),
@@ -112,6 +112,16 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
     expect(protection.baselines).toEqual([
       { check: "tests", perTest: true, targets: 1, kept: 1, ran: 2, skipped: 0, note: null },
     ]);
+  }, 120_000);
+
+  it("the second iteration caught tampering pauses the loop in needs_attention, audited with what was tampered", async () => {
+    const { id, rows, loop } = await run("repeat", CHEAT, 5);
+    expect(rows).toHaveLength(2);
+    expect(loop.status).toBe("needs_attention");
+    const events = await db().prisma.loopEvent.findMany({ where: { loopId: id, type: "tamper_needs_attention" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.reason).toContain("iteration 2 tampered with the evidence again (test/math.test.js)");
+    expect(events[0]!.payload).toMatchObject({ iterations: 2, tampered: ["test/math.test.js"] });
   }, 120_000);
 
   it("a fork of a tampering iteration is graded against the source's base commit, not the tampered one", async () => {

@@ -19,6 +19,7 @@ import { loopEvidence } from "../agents/evidence/loop-evidence";
 import { evidenceSchema } from "./loop-definition";
 import type { AgentDeps, AgentTracker } from "../agents/deps";
 import { prepareLoopEnvironment } from "./loop-environment";
+import { takeLoopBaselines } from "./loop-baseline";
 import { appDir } from "../app-dir";
 
 /** The server's own folders no workspace may reach, by any path: the same check as at create (agent-policy.ts). */
@@ -170,7 +171,8 @@ export async function loopSecretValues(loopId: string, config: unknown): Promise
 
 /**
  * The engine ports for a stored loop: its agent, scorers, verifier and reflector, resolved from its definition.
- * Its worktree's environment (.worktreeinclude, setup command) is prepared first, once per loop.
+ * Its worktree's environment (.worktreeinclude, setup command) is prepared first, once per loop, and its
+ * graded checks' baselines are taken before iteration 1 (loop-baseline.ts).
  */
 export async function createLoopPorts(loop: { id: string; config: unknown; tracker?: AgentTracker }) {
   const config = (loop.config ?? {}) as StoredConfig;
@@ -197,7 +199,7 @@ export async function createLoopPorts(loop: { id: string; config: unknown; track
     stateDir: resolve(env.RALPH_DATA_DIR, "worktrees"),
     isolation: config.isolation === "in-place" && !forkStartOf(config.forkStart) ? "in-place" : "worktree",
   });
-  return createPorts(
+  const ports = createPorts(
     {
       agent: config.agent,
       fallbackAgent: config.fallbackAgent,
@@ -208,4 +210,7 @@ export async function createLoopPorts(loop: { id: string; config: unknown; track
     deps,
     loop.id,
   );
+  // Before iteration 1 too: a check that cannot run on the base commit stops the loop with the reason.
+  await takeLoopBaselines(config.scorers ?? [], deps, loop.id);
+  return ports;
 }

@@ -7,7 +7,8 @@
  * and the check alone runs in this folder. Harness practice (SWE-bench,
  * terminal-bench): tests are reset and copied in after the agent's turn.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { constants, cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { git } from "../git/git-cli";
 import { pathspecs } from "../git/git-workspace";
@@ -26,7 +27,10 @@ export interface GradingTree {
   fields: Record<string, string[]>;
 }
 
-/** Ignored folders a check needs and git does not hold, linked from the loop's workspace (read-only to the check). */
+/**
+ * Ignored folders a check needs and git does not hold: copied from the user's checkout when .worktreeinclude
+ * brought them from there, else linked from the loop's workspace (what the agent or setup installed).
+ */
 const LINKED = ["node_modules"];
 
 /**
@@ -59,15 +63,30 @@ export async function gradingTree(opts: {
   entries: readonly ProtectedEntry[];
   /** Ignored paths brought into the loop's worktree (.worktreeinclude), linked like node_modules. */
   included?: readonly string[];
+  /**
+   * The user's checkout `included` came from. Those paths are copied from there (once per tree), never
+   * from the loop's worktree: an agent that patched node_modules/<runner> there must not be graded by it.
+   * Copied, not linked or hard-linked: the check's own run writes in this tree (a hard link would write
+   * through to the user's files), and the user's checkout may be hidden in the check's sandbox.
+   */
+  includedFrom?: string;
 }): Promise<GradingTree> {
   const { dir } = opts;
   const linked = linkedPaths(opts.included ?? []);
   await ensureWorktree(opts.repoDir, dir, opts.sha);
   await git(dir, ["read-tree", "-u", "--reset", opts.sha]);
   await git(dir, ["clean", "-ffdxq", ...linked.flatMap((l) => ["-e", `/${l}`])]);
+  const fromCheckout = new Set((opts.included ?? []).map((p) => p.replace(/\/+$/, "")));
   for (const name of linked) {
-    const from = join(opts.repoDir, name);
     const to = join(dir, name);
+    const pristine = opts.includedFrom && fromCheckout.has(name) ? join(opts.includedFrom, name) : null;
+    if (pristine && existsSync(pristine)) {
+      // A link an older tree made to the agent's copy goes; a copy already made stays for the loop.
+      if (isLink(to)) rmSync(to, { force: true });
+      if (!existsSync(to)) await copyIn(pristine, to);
+      continue;
+    }
+    const from = join(opts.repoDir, name);
     if (LINKED.includes(name)) {
       if (existsSync(from) && !isLink(to)) {
         rmSync(to, { recursive: true, force: true });
@@ -127,6 +146,16 @@ export async function gradingTree(opts: {
     for (const path of removed) rmSync(join(dir, path), { force: true });
   }
   return { dir, restored, removed, hooks, fields };
+}
+
+/** A copy-on-write clone where the filesystem has them, a plain copy otherwise; made whole or not at all. */
+async function copyIn(from: string, to: string): Promise<void> {
+  const partial = `${to}.ralph-partial`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(dirname(to), { recursive: true });
+  // Relative links inside (node_modules/.bin) stay relative, so they point into the copy.
+  await cp(from, partial, { recursive: true, verbatimSymlinks: true, mode: constants.COPYFILE_FICLONE });
+  renameSync(partial, to);
 }
 
 function isLink(path: string): boolean {

@@ -104,5 +104,10 @@ export function baselineProblem(counts: RunCounts, timedOut: boolean, reportComp
   if (timedOut) return "the check timed out on the base commit";
   if (reportComplete && ran(counts) === 0) return "the check found zero tests on the base commit";
   if (!reportComplete && counts.exitCode === null) return "the check was killed on the base commit";
+  // A shell's "command not found" / "not executable": the check cannot run, whatever the agent does.
+  if (!reportComplete && counts.exitCode === 127)
+    return "the check's command was not found on the base commit (exit 127)";
+  if (!reportComplete && counts.exitCode === 126)
+    return "the check's command could not be run on the base commit (exit 126)";
   return null;
 }

@@ -84,6 +84,14 @@ export function loopEvidence(opts: {
 }): LoopEvidence {
   // What .worktreeinclude brought into the loop's worktree, as recorded before the agent ran.
   const included = (loopId: string) => readEnvironmentRecord(opts.worktreesDir, loopId)?.included ?? [];
+  // The check's trees: the included paths from the user's checkout they came from (grading-tree.ts).
+  const fromCheckout = (loopId: string) => {
+    const record = readEnvironmentRecord(opts.worktreesDir, loopId);
+    return {
+      included: record?.included ?? [],
+      ...(record?.includedFrom ? { includedFrom: record.includedFrom } : {}),
+    };
+  };
   const recordPath = (loopId: string) => resolve(opts.worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`);
   const treeDir = (loopId: string, key: string) =>
     resolve(opts.worktreesDir, ".grading", shortLoopId(loopId), slug(key));
@@ -171,7 +179,7 @@ export function loopEvidence(opts: {
           sha: rec.baselineSha,
           baselineSha: rec.baselineSha,
           entries: [],
-          included: included(loopId),
+          ...fromCheckout(loopId),
         }),
       );
       if (heldOut) await applyHeldOut(dir, opts.heldOutRoot, heldOut);
@@ -212,7 +220,7 @@ export function loopEvidence(opts: {
           sha,
           baselineSha: base,
           entries,
-          included: included(loopId),
+          ...fromCheckout(loopId),
         }),
       );
       for (const file of tree.restored)

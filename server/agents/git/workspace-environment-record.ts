@@ -20,6 +20,12 @@ export interface EnvironmentRecord {
   status: "ready";
   /** Paths brought in from .worktreeinclude. */
   included: string[];
+  /**
+   * The user's checkout they were brought from (its top folder). The grading trees copy them from
+   * there, not from the loop's worktree, where the agent could have changed them (records written
+   * before this field: from the worktree).
+   */
+  includedFrom?: string;
   /** Submodules initialised from the user's checkout. */
   submodules?: string[];
   setup: SetupRun | null;

@@ -140,6 +140,7 @@ export async function prepareEnvironment(opts: {
   const own = ws.mode === "worktree";
   let included: string[] = [];
   let submodules: string[] = [];
+  let includedFrom: string | null = null;
   try {
     if (own) {
       const top = (await git(opts.source, ["rev-parse", "--show-toplevel"])).trim();
@@ -147,6 +148,7 @@ export async function prepareEnvironment(opts: {
       included = await resolveWorktreeIncludes(top);
       // A partial copy a crashed attempt left is replaced entry by entry.
       await bringIncludes(top, ws.dir, included);
+      includedFrom = top;
     }
     const ran = setup
       ? await runSetup({
@@ -177,6 +179,7 @@ export async function prepareEnvironment(opts: {
     const record: EnvironmentRecord = {
       status: "ready",
       included,
+      ...(includedFrom !== null && included.length > 0 ? { includedFrom } : {}),
       ...(submodules.length > 0 ? { submodules } : {}),
       setup: ran,
       at: new Date().toISOString(),
