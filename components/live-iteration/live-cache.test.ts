@@ -66,3 +66,40 @@ describe("LiveIterationCache", () => {
     expect(client.getQueryData<LiveView>(key)).toMatchObject({ iteration: 2, lines: ["fresh"], lastEventId: 3 });
   });
 });
+
+describe("LiveIterationCache and the first fetch", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+  const key = ["live", "loop-1"];
+
+  it("rows that arrived before the first loops.live answer are folded again on top of it", async () => {
+    const client = new QueryClient();
+    const cache = new LiveIterationCache(client);
+    // The fetch started first; the server read the view at row 1, then rows 2 and 3 streamed in.
+    let answer: (view: LiveView) => void = () => {};
+    const fetched = client.fetchQuery({ queryKey: key, queryFn: () => new Promise<LiveView>((r) => (answer = r)) });
+    cache.apply(key, row(2, ["two"]));
+    cache.apply(key, row(3, ["three"]));
+    vi.advanceTimersByTime(1000);
+    const atRow1 = { ...row(1, ["one"]).payload, lastEventId: 1 } as unknown as LiveView;
+    answer(atRow1);
+    await fetched;
+    expect(client.getQueryData<LiveView>(key)).toMatchObject({ lines: ["one", "two", "three"], lastEventId: 3 });
+    cache.dispose();
+  });
+
+  it("an answer newer than the kept rows wins; an iteration's end forgets them", async () => {
+    const client = new QueryClient();
+    const cache = new LiveIterationCache(client);
+    cache.apply(key, row(2, ["two"]));
+    vi.advanceTimersByTime(1000);
+    const newer = { ...row(5, ["five"]).payload, lastEventId: 5 } as unknown as LiveView;
+    await client.fetchQuery({ queryKey: key, queryFn: () => Promise.resolve(newer) });
+    expect(client.getQueryData<LiveView>(key)).toMatchObject({ lines: ["five"], lastEventId: 5 });
+    cache.apply(key, { id: 6, type: "iteration_finished", payload: {} });
+    vi.advanceTimersByTime(1000);
+    await client.fetchQuery({ queryKey: key, queryFn: () => Promise.resolve(null), staleTime: 0 });
+    expect(client.getQueryData(key)).toBeNull();
+    cache.dispose();
+  });
+});
