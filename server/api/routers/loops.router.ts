@@ -39,6 +39,13 @@ import { hasRole } from "../../auth/actor";
 
 const viewer = roleProcedure("viewer");
 const loopId = z.string().min(1).max(100);
+// One preflight check's shape; the static preflight adds a proposal, the run adds the check's score.
+const preflightCheck = z.object({
+  id: z.string(),
+  label: z.string(),
+  status: z.enum(["ok", "warning", "problem", "unknown"]),
+  message: z.string(),
+});
 
 export const loopListInput = z.object({
   status: z.array(z.string().min(1)).max(20).optional(),
@@ -71,11 +78,7 @@ export const loopsRouter = router({
       z.object({
         ok: z.boolean(),
         checks: z.array(
-          z.object({
-            id: z.string(),
-            label: z.string(),
-            status: z.enum(["ok", "warning", "problem", "unknown"]),
-            message: z.string(),
+          preflightCheck.extend({
             proposal: z
               .object({ worktreeinclude: z.array(z.string()).optional(), setup: z.array(z.string()).optional() })
               .optional(),
@@ -92,15 +95,7 @@ export const loopsRouter = router({
         ok: z.boolean(),
         ranIn: z.enum(["worktree", "checkout"]).nullable(),
         note: z.string().nullable(),
-        checks: z.array(
-          z.object({
-            id: z.string(),
-            label: z.string(),
-            status: z.enum(["ok", "warning", "problem", "unknown"]),
-            message: z.string(),
-            score: z.number().nullable(),
-          }),
-        ),
+        checks: z.array(preflightCheck.extend({ score: z.number().nullable() })),
       }),
     )
     .mutation(({ ctx, input, signal }) =>
