@@ -15,7 +15,7 @@ import {
   type PreflightDecision,
 } from "../engine";
 import { readPendingControls } from "../db/pending-controls";
-import { claimLoop, LeaseLostError, loadClaimedLoop } from "../db/loop-lease.repo";
+import { claimLoop, fenceLaunch, LeaseLostError, loadClaimedLoop } from "../db/loop-lease.repo";
 import {
   checkpointById,
   commitStep,
@@ -244,6 +244,14 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
         onBeforeRun: async (_snapshot, number) => {
           if (marked?.number !== number)
             marked = { number, attempt: await markInflight(db, loopId, owner, number, now()) };
+          // The launch fence (issue 32): this attempt, this claim, a lease not yet expired, in one
+          // statement that also renews it; a runtime that fell behind its lease never launches.
+          const sentAt = rt.engine.now();
+          if (keeper.lost || !(await fenceLaunch(db, loopId, owner, marked, new Date(sentAt), rt.settings.leaseMs))) {
+            keeper.markLost();
+            throw new LeaseLostError(loopId);
+          }
+          keeper.renewed(sentAt);
         },
       });
       if (keeper.lost) throw new LeaseLostError(loopId);
