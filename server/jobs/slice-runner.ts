@@ -171,12 +171,16 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
   const owner = claimedAs ?? `${rt.instanceId}:${randomUUID()}`;
   const db = rt.db.prisma;
   const now = () => new Date(rt.engine.now());
+  const claimAt = now();
   const claimed = claimedAs
     ? await loadClaimedLoop(db, loopId, claimedAs)
-    : await claimLoop(db, loopId, owner, now(), rt.settings.leaseMs);
+    : await claimLoop(db, loopId, owner, claimAt, rt.settings.leaseMs);
   if (!claimed) return { claimed: false, iterations: 0, outcome: "not_claimable" };
 
   const keeper = leaseKeeperOf(rt).hold(loopId, owner);
+  // The lease runs from the claim's time, not from now (a worker's batch claim is a moment earlier still;
+  // the launch fence checks the lease in the database whatever this says).
+  if (!claimedAs) keeper.renewedAt = claimAt.getTime();
   let live: LiveRecorder | undefined;
   const started = rt.engine.now();
   let iterations = 0;
