@@ -131,7 +131,7 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
     }
     // Every iteration's completed attempt is on a row.
     expect(recorded).toBeGreaterThanOrEqual(LOOPS * ITERATIONS * 0.125 - 1e-9);
-    // Known gap (docs/operations.md): an agent that answers while its runtime is frozen, or after its
+    // Known gap (docs/leases-and-spend.md): an agent that answers while its runtime is frozen, or after its
     // runtime lost the lease, has its report read by nobody who may store it. Measured and printed, not
     // yet asserted equal; what is asserted: nothing is counted that no agent reported.
     const unread = runs.filter((r) => r.ended && r.last >= frozenAt && r.last <= thawedAt + 500).length * 0.125;
