@@ -30,12 +30,14 @@ import {
   templatesOutput,
   usageLimitsOutput,
   clearedLimitOutput,
+  spendReconciliationOutput,
 } from "./loops.types";
 import { usageLimitOverview } from "../../loops/usage-limits.service";
 import { clearLimitWindow } from "../../loops/usage-limit-clear.service";
 import { liveIterationOutput } from "./live.types";
 import { getLiveIteration } from "../../loops/live-iteration.service";
 import { hasRole } from "../../auth/actor";
+import { spendReconciliation } from "../../loops/spend-reconciliation.service";
 
 const viewer = roleProcedure("viewer");
 const loopId = z.string().min(1).max(100);
@@ -237,6 +239,11 @@ export const loopsRouter = router({
     .input(z.object({ id: loopId }))
     .output(definitionOutput)
     .query(({ ctx, input }) => getLoopDefinition(ctx.db, input.id)),
+  /** Reported vs recorded spend: every dollar an agent reported, and whether the loop's cost is the sum of its rows. */
+  spendReconciliation: viewer
+    .input(z.object({ id: loopId }))
+    .output(spendReconciliationOutput)
+    .query(({ ctx, input }) => spendReconciliation(ctx.db, input.id)),
   /** Exactly what `share.view` would show for this loop: the redaction preview before a link is created. */
   sharePreview: roleProcedure("operator")
     .input(z.object({ id: loopId }))

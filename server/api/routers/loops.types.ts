@@ -233,3 +233,17 @@ export const clearedLimitOutput = z.object({
   resumed: z.array(z.string()),
   refused: z.array(z.object({ id: z.string(), note: z.string() })),
 });
+
+/** loops.spendReconciliation: dollars only, no bookkeeping of the loop row. */
+export const spendReconciliationOutput = z.object({
+  loopId: z.string(),
+  reportedUsd: z.number(),
+  recordedUsd: z.number(),
+  rowsUsd: z.number(),
+  inflightUsd: z.number(),
+  uncountedUsd: z.number(),
+  rows: z.number().int(),
+  interruptedRows: z.number().int(),
+  interruptedUsd: z.number(),
+  consistent: z.boolean(),
+});
