@@ -6,9 +6,12 @@ import type { LoopServices } from "../loops/loop-services";
 import { createRequestContext } from "./context";
 import { refuseUnsafeRequest } from "./request-guard";
 import { appRouter } from "./root";
+import { toTRPCError } from "./error-map";
 import { BodyTooLarge, readBodyCapped, tooLargeResponse, TRPC_BODY_LIMIT } from "../request-body";
 
 export const TRPC_ENDPOINT = "/api/trpc";
+/** Seconds a client waits before retrying a 503 (a PostgreSQL restart takes a few). */
+export const RETRY_AFTER_S = "2";
 
 /**
  * Batching is for page loads. Each call of a batch runs at once, so a batch of
@@ -83,8 +86,14 @@ export async function handleTrpcHttp(
     req,
     router: appRouter,
     maxBatchSize: MAX_BATCH_SIZE,
+    // Reading the session touches the database: an outage there is a 503 too.
     createContext: ({ resHeaders }) =>
-      createRequestContext({ services, headers: req.headers, responseHeaders: resHeaders }),
+      createRequestContext({ services, headers: req.headers, responseHeaders: resHeaders }).catch((error: unknown) => {
+        throw toTRPCError(error);
+      }),
+    // A 503 (database restarting, pool exhausted) says when to come back.
+    responseMeta: ({ errors }) =>
+      errors.some((e) => e.code === "SERVICE_UNAVAILABLE") ? { headers: { "retry-after": RETRY_AFTER_S } } : {},
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
     },

@@ -61,5 +61,6 @@ export const healthOutput = z.object({
     backend: z.enum(["bubblewrap", "sandbox-exec"]).nullable(),
     detail: z.string().nullable(),
   }),
+  storage: z.object({ ok: z.boolean(), reason: z.string().nullable(), freeBytes: z.number().nullable() }),
   error: z.string().optional(),
 });
