@@ -50,6 +50,12 @@ export const accountOutput = z.object({
 
 export const okOutput = z.object({ ok: z.literal(true) });
 
+export const storageOutput = z.object({
+  ok: z.boolean(),
+  reason: z.string().nullable(),
+  freeBytes: z.number().nullable(),
+});
+
 export const healthOutput = z.object({
   status: z.enum(["ok", "degraded", "down"]),
   db: z.enum(["sqlite", "postgresql"]),
@@ -61,6 +67,6 @@ export const healthOutput = z.object({
     backend: z.enum(["bubblewrap", "sandbox-exec"]).nullable(),
     detail: z.string().nullable(),
   }),
-  storage: z.object({ ok: z.boolean(), reason: z.string().nullable(), freeBytes: z.number().nullable() }),
+  storage: storageOutput,
   error: z.string().optional(),
 });
