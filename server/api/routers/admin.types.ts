@@ -37,6 +37,8 @@ const missingSecret = z.object({
 
 export const secretListOutput = z.array(z.union([listedSecret, missingSecret]));
 export const secretOutput = listedSecret;
+/** A saved value too short to redact reliably comes back with a warning (null otherwise). */
+export const secretSetOutput = listedSecret.extend({ warning: z.string().nullable() });
 export const usableSecretsOutput = z.array(z.object({ id: z.string(), name: z.string(), kind: z.string(), scope }));
 
 export const accountOutput = z.object({
