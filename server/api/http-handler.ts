@@ -32,6 +32,22 @@ export const MAX_BATCH_SIZE = 25;
 const refusal = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status });
 
+/**
+ * A path whose percent-escape does not decode (`/api/trpc/%`). proxy.ts turns
+ * these away before Next's router; this covers every other way in (the
+ * in-process test servers, a custom server) so none can become a 500.
+ */
+function refuseMalformedPath(req: Request): Response | null {
+  const path = new URL(req.url).pathname;
+  if (!path.includes("%")) return null;
+  try {
+    decodeURIComponent(path);
+    return null;
+  } catch {
+    return refusal(400, "BAD_REQUEST", "The address has a malformed percent-escape");
+  }
+}
+
 function refuseBatch(req: Request): Response | null {
   const url = new URL(req.url);
   if (url.searchParams.get("batch") !== "1") return null;
@@ -77,7 +93,8 @@ export async function handleTrpcHttp(
   services: LoopServices,
   options: { trustProxy?: boolean } = {},
 ): Promise<Response> {
-  const refused = refuseUnsafeRequest(original, options.trustProxy) ?? refuseBatch(original);
+  const refused =
+    refuseUnsafeRequest(original, options.trustProxy) ?? refuseMalformedPath(original) ?? refuseBatch(original);
   if (refused) return refused;
   const req = await withCheckedJson(original);
   if (req instanceof Response) return req;
