@@ -49,10 +49,10 @@ export async function sandboxHealth(): Promise<SandboxHealth> {
   return { mode: env.RALPH_AGENT_SANDBOX, ...check };
 }
 
-export async function getHealth(db: Database, root: string): Promise<HealthReport> {
+export async function getHealth(db: Database, root: string, dataDir = getEnv().RALPH_DATA_DIR): Promise<HealthReport> {
   // Checked once per process and cached (a restart does not make it slow again).
   const sandbox = await sandboxHealth();
-  const storage = storageHealth(getEnv().RALPH_DATA_DIR);
+  const storage = storageHealth(dataDir);
   // Sandbox on but not available: command agents cannot run (they never run unsandboxed by accident).
   const sandboxOk = sandbox.mode === "off" || sandbox.available;
   const base = { db: db.kind, version: APP_VERSION, sandbox, storage };
