@@ -30,7 +30,9 @@ export interface HealthReport {
 }
 
 /** The whole report must come back within a second (a probe's deadline), even while PostgreSQL restarts. */
-export const DB_CHECK_MS = 700;
+export const DB_CHECK_MS = 600;
+const SANDBOX_CHECK_MS = 250;
+let lastSandbox: SandboxHealth | undefined;
 
 class CheckTimeout extends Error {}
 
@@ -50,8 +52,15 @@ export async function sandboxHealth(): Promise<SandboxHealth> {
 }
 
 export async function getHealth(db: Database, root: string, dataDir = getEnv().RALPH_DATA_DIR): Promise<HealthReport> {
-  // Checked once per process and cached (a restart does not make it slow again).
-  const sandbox = await sandboxHealth();
+  // Cached per process, but re-probed (a process spawn) while unavailable: a
+  // slow probe must not hold the report past its second, so the last answer stands in.
+  // The first report waits for the real answer (there is nothing to stand in).
+  const sandbox = lastSandbox
+    ? await withDeadline(sandboxHealth(), SANDBOX_CHECK_MS).then(
+        (fresh) => (lastSandbox = fresh),
+        () => lastSandbox!,
+      )
+    : (lastSandbox = await sandboxHealth());
   const storage = storageHealth(dataDir);
   // Sandbox on but not available: command agents cannot run (they never run unsandboxed by accident).
   const sandboxOk = sandbox.mode === "off" || sandbox.available;
