@@ -3,6 +3,7 @@ import localFont from "next/font/local";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/layout/app-nav";
+import { StorageBanner } from "@/components/layout/storage-banner";
 import { serverCaller } from "@/lib/trpc/server";
 import { TRPCReactProvider } from "@/lib/trpc/client";
 import "./globals.css";
@@ -39,7 +40,18 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // proxy.ts sets the CSP nonce. Reading the user also sends a private page
   // without a live session to sign-in (lib/trpc/server.tsx).
   const nonce = (await headers()).get("x-nonce") ?? undefined;
-  const user = await (await serverCaller()).auth.me();
+  const caller = await serverCaller();
+  const storage = await caller.system.storage();
+  let user: Awaited<ReturnType<typeof caller.auth.me>> = null;
+  let unreadable = false;
+  try {
+    user = await caller.auth.me();
+  } catch (error) {
+    // With a broken data folder the page still renders, with the reason, instead of a bare 500.
+    // Next's redirects (to sign-in) are thrown too and must pass through.
+    if (storage.ok || String((error as { digest?: unknown })?.digest ?? "").startsWith("NEXT_")) throw error;
+    unreadable = true;
+  }
   return (
     <html lang="en" className={inter.variable} suppressHydrationWarning>
       <head>
@@ -47,8 +59,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <TRPCReactProvider>
+          {storage.ok ? null : <StorageBanner reason={storage.reason ?? "the data folder cannot be written"} />}
           <AppNav user={user} />
-          <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">{children}</main>
+          <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">{unreadable ? null : children}</main>
         </TRPCReactProvider>
       </body>
     </html>

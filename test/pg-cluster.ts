@@ -1,7 +1,8 @@
 // A throwaway PostgreSQL cluster of a test's own (initdb in a temp folder, a
 // free port, run as the `postgres` user), so a chaos test can stop and restart
 // the server without touching the shared one on 5432.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,6 +13,10 @@ export interface PgCluster {
   adminUrl: string;
   /** Stops the server (fast: clients are told; immediate: no shutdown checkpoint, crash recovery on start) and starts it again after `downMs`. */
   restart(mode: "fast" | "immediate", downMs: number): Promise<void>;
+  /** Stops the server; resolves once it is down. */
+  stop(mode: "fast" | "immediate"): Promise<void>;
+  /** Starts it again; resolves once it accepts connections. */
+  start(): Promise<void>;
   destroy(): void;
 }
 
@@ -61,14 +66,23 @@ export async function startPgCluster(): Promise<PgCluster> {
     execFileSync("runuser", ["-u", "postgres", "--", join(bin, tool), ...args], { stdio: "pipe", timeout: 120_000 });
   asPostgres("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  const start = () => asPostgres("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"]);
-  start();
+  const startArgs = ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"];
+  asPostgres("pg_ctl", startArgs);
+  // Restarts run pg_ctl without blocking this process: a test timing its own
+  // requests (health within a second) must not have its event loop frozen by the tool.
+  const asPostgresAsync = async (tool: string, args: string[]) => {
+    await promisify(execFile)("runuser", ["-u", "postgres", "--", join(bin, tool), ...args], { timeout: 120_000 });
+  };
+  const stop = (mode: "fast" | "immediate") => asPostgresAsync("pg_ctl", ["-D", data, "-m", mode, "-w", "stop"]);
+  const start = () => asPostgresAsync("pg_ctl", startArgs);
   return {
     adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    start,
     async restart(mode, downMs) {
-      asPostgres("pg_ctl", ["-D", data, "-m", mode, "-w", "stop"]);
+      await stop(mode);
       await new Promise((r) => setTimeout(r, downMs));
-      start();
+      await start();
     },
     destroy() {
       try {

@@ -23,6 +23,8 @@ export function SecretsSection() {
   const remove = useMutation(trpc.secrets.delete.mutationOptions({ onSuccess: refresh }));
   const setScope = useMutation(trpc.secrets.setScope.mutationOptions({ onSuccess: refresh }));
   const [form, setForm] = useState({ name: "", kind: "provider_key" as Kind, value: "" });
+  // A short value is saved, with the server's warning that it cannot be redacted reliably.
+  const [warning, setWarning] = useState<string | null>(null);
   const [scope, setScopeDraft] = useState<ScopeDraft>(EMPTY_SCOPE);
   const [editing, setEditing] = useState<{ id: string; draft: ScopeDraft } | null>(null);
 
@@ -31,7 +33,8 @@ export function SecretsSection() {
     set.mutate(
       { ...form, scope: scopeOf(scope) },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
+          setWarning(saved.warning);
           setForm({ name: "", kind: "provider_key", value: "" });
           setScopeDraft(EMPTY_SCOPE);
         },
@@ -154,6 +157,11 @@ export function SecretsSection() {
         </div>
         <div className="sm:col-span-3">
           <FormError message={errorMessage(set.error)} />
+          {warning && (
+            <p role="status" data-testid="secret-warning" className="text-sm text-amber-700 dark:text-amber-300">
+              {warning}
+            </p>
+          )}
           <Button type="submit" className="mt-2" disabled={set.isPending}>
             Save secret
           </Button>

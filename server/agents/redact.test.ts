@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { REDACTED, scrubDeep, scrubSecrets, SecretRedactor } from "./redact";
+import { base32 } from "./secret-variants";
 
 const SECRET = "sk-live-Zq8+/w9kT3xY_secret-value";
 const b64 = (s: string) => Buffer.from(s).toString("base64");
@@ -41,6 +42,66 @@ describe("scrubSecrets", () => {
     const scrubbed = scrubSecrets(text, [SECRET]);
     expect(scrubbed).toContain(REDACTED);
     expect(leaks(scrubbed)).toBe(false);
+  });
+
+  // Issue 32: simple transforms beat the plain match. Each case is printed by a real tool where one exists.
+  const half = Math.floor(SECRET.length / 2);
+  const transformed: [string, string, (text: string) => boolean][] = [
+    ["reversed (rev)", shell('printf %s "$KEY" | rev'), (t) => t.includes([...SECRET].reverse().join("").slice(2, -2))],
+    ["upper-cased (tr)", shell('printf %s "$KEY" | tr a-z A-Z'), (t) => t.includes(SECRET.toUpperCase().slice(2, -2))],
+    ["lower-cased", `k=${SECRET.toLowerCase()}`, (t) => t.includes(SECRET.toLowerCase().slice(2, -2))],
+    [
+      "split in halves on two lines",
+      `first: ${SECRET.slice(0, half)}\nsecond: ${SECRET.slice(half)}`,
+      (t) => t.includes(SECRET.slice(0, half)) || t.includes(SECRET.slice(half)),
+    ],
+    [
+      "spaced out (sed)",
+      shell("printf %s \"$KEY\" | sed 's/./& /g'"),
+      (t) => t.replace(/ /g, "").includes(SECRET.slice(2, -2)),
+    ],
+    [
+      "dash-separated",
+      [...SECRET].join("-"),
+      (t) => t.replace(/-/g, "").includes(SECRET.replace(/-/g, "").slice(2, -2)),
+    ],
+    [
+      "base32 (base32(1), wrapped)",
+      shell('printf %s "$KEY$KEY" | base32'),
+      (t) => t.replace(/\n/g, "").includes(base32(Buffer.from(SECRET)).slice(8, 24)),
+    ],
+    [
+      "base32 with a prefix",
+      `x=${base32(Buffer.from(`TOKEN=${SECRET}`))}`,
+      (t) => t.includes(base32(Buffer.from(`TOKEN=${SECRET}`)).slice(12, 28)),
+    ],
+    [
+      "lower-case base32",
+      base32(Buffer.from(SECRET)).toLowerCase(),
+      (t) => t.toUpperCase().includes(base32(Buffer.from(SECRET)).slice(8, 24)),
+    ],
+    [
+      "every byte percent-encoded",
+      [...Buffer.from(SECRET)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+      (t) => t.toLowerCase().includes(Buffer.from(SECRET).toString("hex").slice(4, 12).replace(/(..)/g, "%$1")),
+    ],
+    [
+      "URL-encoded and upper-cased",
+      encodeURIComponent(SECRET).toUpperCase(),
+      (t) => t.includes(encodeURIComponent(SECRET).toUpperCase().slice(3, 20)),
+    ],
+  ];
+  it.each(transformed)("removes the %s form", (_, text, carries) => {
+    expect(carries(text)).toBe(true); // the case really carries the value
+    const scrubbed = scrubSecrets(text, [SECRET]);
+    expect(scrubbed).toContain(REDACTED);
+    expect(carries(scrubbed), scrubbed).toBe(false);
+  });
+
+  it("a half of the secret alone is left alone (it may be an ordinary word); both halves go", () => {
+    const secret = "verifier-key-7890";
+    expect(scrubSecrets("the verifier ran", [secret])).toBe("the verifier ran");
+    expect(scrubSecrets("verifier then -key-7890", [secret])).toBe(`${REDACTED} then ${REDACTED}`);
   });
 
   it("leaves ordinary text alone and ignores values too short to scrub safely", () => {

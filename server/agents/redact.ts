@@ -5,6 +5,7 @@
  * in the encodings an agent is likely to print them in.
  */
 import { z } from "zod";
+import { transformedPatterns } from "./secret-variants";
 
 export const REDACTED = "[redacted]";
 
@@ -94,9 +95,9 @@ function base64Fragments(bytes: Buffer): string[] {
 
 /** Marks a removed encoded fragment until its neighbours are dealt with (never in real text). */
 const MARK = "\u0000";
-const AROUND_MARK = /[A-Za-z0-9+/_-]{0,3}\u0000[A-Za-z0-9+/_-]{0,3}={0,2}/g;
+const AROUND_MARK = /[A-Za-z0-9+/_-]{0,3}\u0000[A-Za-z0-9+/_-]{0,3}={0,6}/g;
 
-function patternsFor(secret: string): { encoded: RegExp[]; literal: RegExp[] } {
+function patternsFor(secret: string): { encoded: RegExp[]; literal: RegExp[]; halves: RegExp[] } {
   const bytes = Buffer.from(secret, "utf8");
   const encoded: RegExp[] = [];
   for (const fragment of base64Fragments(bytes)) {
@@ -112,7 +113,13 @@ function patternsFor(secret: string): { encoded: RegExp[]; literal: RegExp[] } {
   ]);
   variants.delete(secret);
   for (const variant of variants) literal.push(new RegExp(escapeRegExp(variant), "gi"));
-  return { encoded, literal };
+  // Reversed, case-changed, halved, spaced, fully percent-encoded and base32 copies (secret-variants.ts).
+  const transformed = transformedPatterns(secret);
+  return {
+    encoded: [...encoded, ...transformed.encoded],
+    literal: [...literal, ...transformed.literal],
+    halves: transformed.halves,
+  };
 }
 
 const patternCache = new Map<string, ReturnType<typeof patternsFor>>();
@@ -127,8 +134,9 @@ function cachedPatterns(secret: string) {
 }
 
 /**
- * Replaces every occurrence of a resolved secret value, and of its base64,
- * base64url, hex, URL and JSON encodings, with [redacted].
+ * Replaces every occurrence of a resolved secret value, of its base64,
+ * base64url, base32, hex, URL and JSON encodings, and of its reversed,
+ * case-changed, halved and spaced-out copies, with [redacted].
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -136,11 +144,19 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_CHARS) continue;
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    const { encoded, literal } = cachedPatterns(secret);
+    const { encoded, literal, halves } = cachedPatterns(secret);
     for (const pattern of literal) {
       pattern.lastIndex = 0;
       if (pattern.test(out)) out = out.replace(pattern, REDACTED);
     }
+    if (
+      halves.length > 0 &&
+      halves.every((pattern) => {
+        pattern.lastIndex = 0;
+        return pattern.test(out);
+      })
+    )
+      for (const pattern of halves) out = out.replace(pattern, REDACTED);
     // Encoded fragments first become marks, so that removing one fragment's
     // neighbours cannot eat into the next copy's fragment.
     for (const pattern of encoded) {

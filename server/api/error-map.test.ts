@@ -25,4 +25,14 @@ describe("toTRPCError", () => {
     expect(internal.code).toBe("INTERNAL_SERVER_ERROR");
     expect(internal.message).not.toContain("secret");
   });
+
+  it.each([
+    new Error("timeout exceeded when trying to connect"),
+    new Error("Transaction API error: Unable to start a transaction in the given time."),
+    Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+  ])("maps a passing storage fault (%s) to SERVICE_UNAVAILABLE, not an internal error", (error) => {
+    const mapped = toTRPCError(error);
+    expect(mapped.code).toBe("SERVICE_UNAVAILABLE");
+    expect(mapped.message).not.toContain("timeout exceeded");
+  });
 });

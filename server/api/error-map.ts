@@ -2,7 +2,7 @@
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { ZodError } from "zod";
 import { DomainError, type DomainErrorCode } from "../errors";
-import { isStorageConflict, isStorageNotFound } from "../db/storage-errors";
+import { isStorageConflict, isStorageNotFound, isTransientStorageError } from "../db/storage-errors";
 
 const STATUS: Record<DomainErrorCode, TRPC_ERROR_CODE_KEY> = {
   NOT_FOUND: "NOT_FOUND",
@@ -27,6 +27,14 @@ export function toTRPCError(error: unknown): TRPCError {
     });
   if (isStorageNotFound(error))
     return new TRPCError({ code: "NOT_FOUND", message: "The record was not found", cause: error as Error });
+  // A restart or a full pool passes: the caller is told to try again (503 with
+  // Retry-After, set by the HTTP handler), never handed an internal error.
+  if (isTransientStorageError(error))
+    return new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: "The database is busy or restarting; try again shortly",
+      cause: error instanceof Error ? error : undefined,
+    });
   return new TRPCError({
     code: "INTERNAL_SERVER_ERROR",
     message: "Internal error",

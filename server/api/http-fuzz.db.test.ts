@@ -2,14 +2,26 @@
 // not, anonymous or signed in at any role, with random, malformed or hostile
 // input), the answer is never a 5xx and never hangs, and an error is a JSON
 // body that says what went wrong. Requests go through the same handler as the
-// Next route, in-process, against a real database per provider.
+// Next route, in-process, against a real database per provider. Seeded
+// (RALPH_FUZZ_SEED), bounded (RALPH_FUZZ_MS), each distinct request sent once,
+// every procedure reached, and paths with malformed percent-escapes included.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { createUser } from "../../test/auth-fixtures";
 import { servicesWithoutJobs } from "../../test/trpc-http-server";
-import { FUZZ_ORIGIN, fuzzBudgetMs, fuzzRequest, fuzzSeed, toRequest, type FuzzRequest } from "../../test/http-fuzz";
+import {
+  FUZZ_ORIGIN,
+  fuzzBudgetMs,
+  fuzzKey,
+  fuzzRequest,
+  fuzzSeed,
+  procedurePaths,
+  procedures,
+  toRequest,
+  type FuzzRequest,
+} from "../../test/http-fuzz";
 import { createShareLink } from "../share/share-links.service";
 import type { LoopServices } from "../loops/loop-services";
 import { handleTrpcHttp } from "./http-handler";
@@ -71,7 +83,18 @@ describeEachProvider("tRPC endpoint under fuzzed requests", ({ db, kind }) => {
       const seed = fuzzSeed();
       const statuses = new Map<number, number>();
       let requests = 0;
+      let repeats = 0;
+      const sent = new Set<string>();
+      const reached = new Set<string>();
       const check = async (r: FuzzRequest) => {
+        // Each distinct request once: the budget goes to new ones, not to fast-check's repeats.
+        const key = fuzzKey(r);
+        if (sent.has(key)) {
+          repeats++;
+          return;
+        }
+        sent.add(key);
+        for (const path of procedurePaths(r)) reached.add(path);
         const left = new AbortController();
         const timer = setTimeout(() => left.abort(), HANG_MS);
         try {
@@ -111,9 +134,18 @@ describeEachProvider("tRPC endpoint under fuzzed requests", ({ db, kind }) => {
         });
       } finally {
         const figures = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`);
-        console.log(`[fuzz ${kind}] requests=${requests} statuses ${figures.join(" ")}`);
+        console.log(
+          `[fuzz ${kind}] requests=${requests} (distinct; ${repeats} repeats skipped) statuses ${figures.join(" ")}`,
+        );
       }
       expect(requests).toBeGreaterThan(0);
+      // Every procedure was called at least once (a short RALPH_FUZZ_MS may not get there).
+      if (budget >= 30_000) {
+        const missed = procedures()
+          .map((p) => p.path)
+          .filter((path) => !SKIPPED.has(path) && !reached.has(path));
+        expect(missed).toEqual([]);
+      }
     },
     fuzzBudgetMs() + 5 * 60_000,
   );

@@ -6,9 +6,12 @@ import type { LoopServices } from "../loops/loop-services";
 import { createRequestContext } from "./context";
 import { refuseUnsafeRequest } from "./request-guard";
 import { appRouter } from "./root";
+import { toTRPCError } from "./error-map";
 import { BodyTooLarge, readBodyCapped, tooLargeResponse, TRPC_BODY_LIMIT } from "../request-body";
 
 export const TRPC_ENDPOINT = "/api/trpc";
+/** Seconds a client waits before retrying a 503 (a PostgreSQL restart takes a few). */
+export const RETRY_AFTER_S = "2";
 
 /**
  * Batching is for page loads. Each call of a batch runs at once, so a batch of
@@ -28,6 +31,22 @@ export const MAX_BATCH_SIZE = 25;
 
 const refusal = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status });
+
+/**
+ * A path whose percent-escape does not decode (`/api/trpc/%`). proxy.ts turns
+ * these away before Next's router; this covers every other way in (the
+ * in-process test servers, a custom server) so none can become a 500.
+ */
+function refuseMalformedPath(req: Request): Response | null {
+  const path = new URL(req.url).pathname;
+  if (!path.includes("%")) return null;
+  try {
+    decodeURIComponent(path);
+    return null;
+  } catch {
+    return refusal(400, "BAD_REQUEST", "The address has a malformed percent-escape");
+  }
+}
 
 function refuseBatch(req: Request): Response | null {
   const url = new URL(req.url);
@@ -74,7 +93,8 @@ export async function handleTrpcHttp(
   services: LoopServices,
   options: { trustProxy?: boolean } = {},
 ): Promise<Response> {
-  const refused = refuseUnsafeRequest(original, options.trustProxy) ?? refuseBatch(original);
+  const refused =
+    refuseUnsafeRequest(original, options.trustProxy) ?? refuseMalformedPath(original) ?? refuseBatch(original);
   if (refused) return refused;
   const req = await withCheckedJson(original);
   if (req instanceof Response) return req;
@@ -83,8 +103,14 @@ export async function handleTrpcHttp(
     req,
     router: appRouter,
     maxBatchSize: MAX_BATCH_SIZE,
+    // Reading the session touches the database: an outage there is a 503 too.
     createContext: ({ resHeaders }) =>
-      createRequestContext({ services, headers: req.headers, responseHeaders: resHeaders }),
+      createRequestContext({ services, headers: req.headers, responseHeaders: resHeaders }).catch((error: unknown) => {
+        throw toTRPCError(error);
+      }),
+    // A 503 (database restarting, pool exhausted) says when to come back.
+    responseMeta: ({ errors }) =>
+      errors.some((e) => e.code === "SERVICE_UNAVAILABLE") ? { headers: { "retry-after": RETRY_AFTER_S } } : {},
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
     },

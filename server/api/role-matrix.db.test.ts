@@ -13,6 +13,7 @@ import { protectedProcedure, publicProcedure, roleProcedure, router, type Proced
 /** Callable without signing in. Adding to this list needs a reason here. */
 const PUBLIC = [
   "system.health", // load balancers and the e2e harness probe it
+  "system.storage", // every page's banner, sign-in included (a reason, no data)
   "auth.me", // null when anonymous: pages decide what to show
   "auth.signIn",
   "auth.setupStatus", // the one-time setup page (loopback only)

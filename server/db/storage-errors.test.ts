@@ -20,6 +20,14 @@ describe("isTransientStorageError", () => {
       new Error("Client has encountered a connection error and is not queryable"),
       new Error("SqliteError: database is locked"),
       new Error("wrapper", { cause: pgError("08006", "connection failure") }),
+      // Pool pressure and a restart in progress, as pg-pool and Prisma word them (issue 32: these failed loops for good).
+      new Error("timeout exceeded when trying to connect"),
+      new Error("wrapper", { cause: new Error("timeout exceeded when trying to connect") }),
+      new Error("Transaction API error: Unable to start a transaction in the given time."),
+      known("P2010", "raw query failed", {
+        driverAdapterError: { cause: { message: "timeout exceeded when trying to connect" } },
+      }),
+      new Error("the database system is starting up"),
     ])
       expect(isTransientStorageError(error), String(error)).toBe(true);
   });

@@ -22,8 +22,12 @@ const TRANSIENT_PRISMA = new Set(["P1001", "P1002", "P1008", "P1017", "P1018", "
 // serialization failures/deadlocks (40001, 40P01).
 const TRANSIENT_SQLSTATE = /^(08...|57P0[1-4]|53...|40001|40P01)$/;
 const TRANSIENT_SOCKET = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+// Pool pressure and restarts also surface without a code: pg-pool's "timeout
+// exceeded when trying to connect" (no free connection while the server is
+// down or every client is busy) and Prisma's "Unable to start a transaction in
+// the given time" (its transaction could not get a connection in time).
 const TRANSIENT_MESSAGE =
-  /can't reach database server|connection terminated|encountered a connection error|not queryable|terminating connection|server closed the connection|server has closed the connection|connection (?:is )?closed|database is locked|SQLITE_BUSY|timed out fetching a new connection|ECONNREFUSED|ECONNRESET/i;
+  /can't reach database server|connection terminated|encountered a connection error|not queryable|terminating connection|server closed the connection|server has closed the connection|connection (?:is )?closed|database is locked|SQLITE_BUSY|timed out fetching a new connection|timeout exceeded when trying to connect|unable to start a transaction in the given time|the database system is (?:starting up|shutting down|in recovery mode)|ECONNREFUSED|ECONNRESET/i;
 
 /** Codes and messages along an error's cause chain (Prisma wraps driver errors). */
 function facts(error: unknown): { codes: string[]; messages: string[] } {

@@ -86,6 +86,16 @@ describeEachProvider("secrets at rest", ({ db }) => {
     await expect(admin.secrets.delete({ id: created.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("a value too short to redact reliably is saved with a warning in the response; a long one without", async () => {
+    const admin = callerAs(db(), (await createUser(db(), "admin")).actor);
+    const short = await admin.secrets.set({ name: "SHORT_KEY", kind: "other", value: "hunter2" });
+    expect(short).toMatchObject({ status: "set" });
+    expect(short.warning).toMatch(/7 characters long.*shorter than 8/);
+    expect(JSON.stringify(short)).not.toContain("hunter2");
+    const long = await admin.secrets.set({ name: "SHORT_KEY", kind: "other", value: "hunter2-but-longer" });
+    expect(long.warning).toBeNull();
+  });
+
   it("refuses bad names and empty values with a message saying what is wrong", async () => {
     const admin = callerAs(db(), (await createUser(db(), "admin")).actor);
     const bad = await admin.secrets.set({ name: "has spaces", kind: "other", value: "x" }).catch((e: unknown) => e);

@@ -1,6 +1,7 @@
 // Admin management of stored secrets: list (never the value), set (seal and
 // store), delete. Values are decrypted only by the store resolver, for an
 // executor about to use them.
+import { shortSecretWarning } from "./secret-strength";
 import type { Database } from "../db/client";
 import { deleteSecretRow, listSecretRows, secretIdByName, writeSecretRow, writeSecretScope } from "../db/secrets.repo";
 import { notFound } from "../errors";
@@ -72,7 +73,7 @@ export async function setSecret(
     },
     Boolean(existing),
   );
-  return listed(row);
+  return { ...listed(row), warning: shortSecretWarning(input.value) };
 }
 
 export async function setSecretScope(db: Database, id: string, scope: SecretScope, actorId: string | null) {

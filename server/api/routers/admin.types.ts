@@ -37,6 +37,8 @@ const missingSecret = z.object({
 
 export const secretListOutput = z.array(z.union([listedSecret, missingSecret]));
 export const secretOutput = listedSecret;
+/** A saved value too short to redact reliably comes back with a warning (null otherwise). */
+export const secretSetOutput = listedSecret.extend({ warning: z.string().nullable() });
 export const usableSecretsOutput = z.array(z.object({ id: z.string(), name: z.string(), kind: z.string(), scope }));
 
 export const accountOutput = z.object({
@@ -50,6 +52,12 @@ export const accountOutput = z.object({
 
 export const okOutput = z.object({ ok: z.literal(true) });
 
+export const storageOutput = z.object({
+  ok: z.boolean(),
+  reason: z.string().nullable(),
+  freeBytes: z.number().nullable(),
+});
+
 export const healthOutput = z.object({
   status: z.enum(["ok", "degraded", "down"]),
   db: z.enum(["sqlite", "postgresql"]),
@@ -61,5 +69,6 @@ export const healthOutput = z.object({
     backend: z.enum(["bubblewrap", "sandbox-exec"]).nullable(),
     detail: z.string().nullable(),
   }),
+  storage: storageOutput,
   error: z.string().optional(),
 });

@@ -13,7 +13,7 @@ import {
   usableSecrets,
 } from "../../secrets/secrets.service";
 import { roleProcedure, router } from "../trpc";
-import { okOutput, secretListOutput, secretOutput, usableSecretsOutput } from "./admin.types";
+import { okOutput, secretListOutput, secretOutput, secretSetOutput, usableSecretsOutput } from "./admin.types";
 
 const admin = roleProcedure("admin");
 
@@ -33,7 +33,7 @@ export const secretsRouter = router({
         scope: secretScopeSchema.optional(),
       }),
     )
-    .output(secretOutput)
+    .output(secretSetOutput)
     .mutation(({ ctx, input }) =>
       setSecret(ctx.db, getSecretKey(), { ...input, actorId: ctx.actor.id }, ctx.services.engine.newId),
     ),
