@@ -128,10 +128,8 @@ const envSchema = z.object({
   RALPH_SPAWN_HELPER: z.enum(["on", "off"]).default("on"),
   // `on`: sandboxed processes run in a sandbox started once per policy (loop workspace,
   // HOME, network allowlist) and kept warm, each in namespaces of its own inside
-  // it (server/agents/sandbox/warm-sandbox.ts). Off by default for now: with it on,
-  // the real Claude CLI's calls to an admin-allowed host name were refused by the
-  // proxy ("blocked by network allowlist") in test/real-cli, which a fresh sandbox allows.
-  RALPH_SANDBOX_WARM: z.enum(["on", "off"]).default("off"),
+  // it (server/agents/sandbox/warm-sandbox.ts). `off` starts a sandbox per process.
+  RALPH_SANDBOX_WARM: z.enum(["on", "off"]).default("on"),
   // Server variables an agent may take (envAllow, apiKeyEnv, secrets[].env),
   // comma-separated. Nothing else of the server's environment reaches an agent.
   RALPH_AGENT_ENV_ALLOW: nameList.default([]),

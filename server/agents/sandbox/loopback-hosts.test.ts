@@ -19,6 +19,7 @@ import { commandAgentSchema } from "../command.schema";
 import { request, tempRoot, testDeps } from "../fixtures/harness";
 import { hiddenPaths } from "./isolation";
 import { sandboxHostProblem, sandboxHosts } from "./loopback-hosts";
+import { closeWarmSandboxes } from "./warm-pool";
 
 const runtimeAccepts = isValidAllowedDomainEntry as (entry: string) => boolean;
 const noDns = () => Promise.resolve([] as string[]);
@@ -100,7 +101,8 @@ describe("sandboxHostProblem", () => {
   });
 });
 
-describe("a loopback model server from inside the real sandbox", () => {
+// Both ways: a warm sandbox's forwarders run in its holder, so what they export (NO_PROXY) must reach each command too.
+describe.each(["off", "on"] as const)("a loopback model server from inside the real sandbox (warm %s)", (warm) => {
   const tmp = tempRoot("ralph-loopback-");
   const data = join(tmp.root, "data");
   let server: Server;
@@ -112,6 +114,7 @@ describe("a loopback model server from inside the real sandbox", () => {
     port = (server.address() as AddressInfo).port;
   });
   afterAll(async () => {
+    closeWarmSandboxes();
     await new Promise<void>((r) => server.close(() => r()));
     tmp.cleanup();
   });
@@ -123,6 +126,7 @@ describe("a loopback model server from inside the real sandbox", () => {
       join(ws, "probe.sh"),
       `curl -sS -m 5 http://127.0.0.1:${port}/curl-ip 2>&1; echo
 curl -sS -m 5 http://localhost:${port}/curl-localhost 2>&1; echo
+curl -sS -m 5 http://${hostname()}:${port}/curl-name 2>&1; echo
 node -e 'fetch("http://127.0.0.1:${port}/node-ip").then((r) => r.text()).then(console.log, (e) => console.log("node failed", e.cause?.code ?? e.message))'
 `,
     );
@@ -143,6 +147,7 @@ node -e 'fetch("http://127.0.0.1:${port}/node-ip").then((r) => r.text()).then(co
             hidden: hiddenPaths(data, process.cwd()),
             homeRoot: join(data, "homes"),
             allowHosts,
+            warm,
           },
         },
       ),
@@ -161,6 +166,8 @@ node -e 'fetch("http://127.0.0.1:${port}/node-ip").then((r) => r.text()).then(co
     expect(await probe("localhost", [`localhost:${port}`])).toContain("model-server-answer /curl-localhost");
     const out = await probe("name", [`${hostname()}:${port}`]);
     expect(out).toContain("model-server-answer /curl-ip");
+    // By its name, as the real Claude CLI calls an admin's ANTHROPIC_BASE_URL: a 403 from the proxy before.
+    expect(out).toContain("model-server-answer /curl-name");
   }, 60_000);
 
   it("a loop's own 127.0.0.1:<port> (an admin's loop) works the same; with no entry nothing gets through", async () => {

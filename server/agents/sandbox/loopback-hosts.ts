@@ -153,6 +153,21 @@ export async function sandboxHosts(
 }
 
 /**
+ * NO_PROXY and no_proxy with the forwarded names added, as the forward script
+ * exports them. A warm sandbox runs that script once in its holder, whose
+ * exports never reach the commands that enter it later: they get these.
+ */
+export function withForwardNames(
+  env: Record<string, string>,
+  forwards: readonly LoopbackForward[],
+): Record<string, string> {
+  const names = forwards.flatMap((f) => f.names);
+  if (names.length === 0) return env;
+  const add = (v: string | undefined) => [...(v ? [v] : []), ...names].join(",");
+  return { ...env, NO_PROXY: add(env.NO_PROXY), no_proxy: add(env.no_proxy) };
+}
+
+/**
  * The shell lines that start the forwarders inside the sandbox, before the
  * command: the proxy's address and this command's credentials come from the
  * sandbox's own HTTP_PROXY. Each listener is waited for (its port in

@@ -20,6 +20,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { withForwardNames } from "./loopback-hosts";
 import { seccompHelperPath, sandboxArgv, type SandboxPlan } from "./sandbox-runtime";
 
 const HOLDER = ["/bin/sh", "-c", "read _"];
@@ -164,6 +165,9 @@ export class WarmSandbox {
       SRT_ALLOW_NESTED_USERNS: "0",
     });
     return {
+      // The names the holder's forwarders serve go straight to them, as in a fresh sandbox: asked of the
+      // proxy, a name of this machine is not on its list (only 127.0.0.1:<port> is) and would get a 403.
+      env: withForwardNames(runEnv, this.plan.forwards ?? []),
       argv: [
         "nsenter",
         `--target=${this.target}`,
@@ -184,7 +188,6 @@ export class WarmSandbox {
         seccompHelperPath()!,
         ...argv,
       ],
-      env: runEnv,
     };
   }
 
