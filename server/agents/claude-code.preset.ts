@@ -161,6 +161,10 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       }
     },
 
+    toolCallsSoFar() {
+      return [...toolCalls];
+    },
+
     spend() {
       const parsed = modelUsageSum(result) ?? usageOf(obj(result?.usage)) ?? stepSum();
       if (!parsed) return null;

@@ -53,6 +53,8 @@ export interface StreamParser {
   finish(keptStdout: string): ParsedRun;
   /** The spend reported so far, or null before any report; kept so a crash mid-run does not lose it. */
   spend(): PartialSpend | null;
+  /** The tool calls seen so far: a run killed mid-turn keeps what the agent already did. */
+  toolCallsSoFar(): string[];
 }
 
 /** What a preset may derive its arguments from (the loop's agent config, and whether it runs sandboxed). */
