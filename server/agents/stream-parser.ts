@@ -45,6 +45,8 @@ export interface PartialSpend {
   usage: TokenUsage;
   costUsd: number | null;
   cacheWriteTokens: number;
+  /** The model the agent says it runs (Claude's init event): prices a killed run when the loop names none. */
+  model?: string;
 }
 
 /** Streaming: sees every stdout line (even past the output cap), keeps bounded state. */
