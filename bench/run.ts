@@ -3,7 +3,9 @@
 // a shared machine are for reading, not asserting. `npm run bench -- --ui`
 // runs the browser figures alone; `--only=control,idle` picks some of them
 // (idle, cls, control, lighthouse). `-- --dashboard` runs the dashboard's
-// (10,000 loops, 1,000,000 iterations, a loop of 20,000) on both databases.
+// (10,000 loops, 1,000,000 iterations, a loop of 20,000) on both databases alone;
+// `-- --scale` adds them to the full run. The default leaves them out: seeding a
+// million iterations twice took the bench past 45 minutes on a loaded 2-core machine.
 // `-- --defaults` runs issue 36's figures alone (the gap with the sandbox and
 // snapshots on, against ralphy-cli; the sandbox's launch cost; the snapshot on
 // a real-shaped 10k repository); `-- --large` takes more snapshot samples.
@@ -115,6 +117,8 @@ const lighthouseRuns = Number(process.argv.find((a) => a.startsWith("--lighthous
 const uiOnlyFigures = onlyArg ? UI_FIGURES.filter((f) => onlyArg.split(",").includes(f)) : UI_FIGURES;
 
 const dashboardOnly = process.argv.includes("--dashboard");
+// --scale: the full run also seeds the dashboard's million iterations on each database.
+const atScale = process.argv.includes("--scale");
 
 const DASHBOARD_TARGETS: Record<string, string> = {
   "loops.byId, 20,000 iterations, p95 (ms)": "< 100",
@@ -218,7 +222,8 @@ async function runtimeFigures() {
     const all = liveRss(kind, 1000, 20, 0);
     put("iterations in 20 s, 1,000 slices at once", kind, all ? fmt(all.iterationsInWindow, 0) : "n/a");
 
-    await dashboardFigures(kind, put);
+    if (atScale) await dashboardFigures(kind, put);
+    else console.error(`… ${kind}: dashboard at scale skipped (\`-- --scale\` or \`-- --dashboard\` runs it)`);
 
     console.error(`… ${kind}: loops.list during a burst of 1,000 loop creations`);
     const burst = await withDatabase(kind, (db) => measureListDuringBurst(db));

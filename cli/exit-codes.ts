@@ -1,4 +1,4 @@
-// The CLI's exit codes, one table (README "CLI" documents the same one). The
+// The CLI's exit codes, one table (docs/cli.md documents the same one). The
 // loop outcomes follow what CI wants to branch on; 64 and 69 are sysexits.h's
 // EX_USAGE and EX_UNAVAILABLE, 77 its EX_NOPERM.
 export const EXIT = {

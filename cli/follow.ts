@@ -52,7 +52,7 @@ async function newIterations(client: RalphClient, id: string, after: { number: n
 export async function followLoop(client: RalphClient, id: string, options: FollowOptions = {}): Promise<ExitCode> {
   const printer = createPrinter(options.json ? process.stderr : process.stdout);
   const read = async (): Promise<LoopLine> => (await client.loops.byId.query({ id })).loop;
-  // A paused loop ends the follow with 130, for watch too (the README's exit codes; watch used to wait forever).
+  // A paused loop ends the follow with 130, for watch too (docs/cli.md's exit codes; watch used to wait forever).
   const verdict = (loop: LoopLine): ExitCode | null => exitCodeForLoop(loop, { noBlock: options.noBlock });
 
   let loop = await read();

@@ -235,7 +235,7 @@ describe("ralph CLI against a running app [sqlite]", () => {
       (l) => l.status === "paused",
       30_000,
     );
-    // watch stops at the pause with 130, as the README says, and says how to go on (issue 31: it never exited)...
+    // watch stops at the pause with 130, as docs/cli.md says, and says how to go on (issue 31: it never exited)...
     expect(await watch.exited).toBe(EXIT.interrupted);
     expect(watch.output()).toContain(`paused: ralph resume ${id}`);
     const interrupted = await db.prisma.iteration.count({ where: { loopId: id, status: "interrupted" } });

@@ -119,7 +119,7 @@ const envSchema = z.object({
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
-  // Agent isolation (README "Trust model and sandbox"). `off` runs every
+  // Agent isolation (docs/sandbox.md, "Trust model"). `off` runs every
   // command agent without the sandbox; each loop then shows a warning.
   RALPH_AGENT_SANDBOX: z.enum(["on", "off"]).default("on"),
   // Agent processes (and the per-iteration git commands) are started by a small

@@ -5,6 +5,7 @@
 // replayed event changes nothing, and a gap (an event missed, the cache older
 // than the stream) asks for a refetch instead of guessing.
 import type { RouterOutputs } from "@/components/shared/api-types";
+import { isHealth, type HealthName } from "@/components/shared/vocabulary";
 
 export type LoopDetail = RouterOutputs["loops"]["byId"];
 type Point = LoopDetail["series"][number];
@@ -26,7 +27,7 @@ interface Summary {
     tokensCache: number;
     bestScore: number | null;
     lastScore: number | null;
-    health: string;
+    health: HealthName;
     lastActivityAt: number;
   };
   point: Omit<Point, "finishedAt" | "span"> & { finishedAt: number };
@@ -44,7 +45,7 @@ export function iterationSummaryOf(payload: unknown): Summary | null {
   const counters = ["iteration", "costUsd", "tokensIn", "tokensOut", "tokensCache", "lastActivityAt"] as const;
   if (!counters.every((k) => isNum(loop[k])) || !isNumOrNull(loop.bestScore) || !isNumOrNull(loop.lastScore))
     return null;
-  if (typeof loop.health !== "string") return null;
+  if (!isHealth(loop.health)) return null;
   if (!isNum(point.number) || !isNum(point.attempt) || !isNum(point.finishedAt) || !isObj(point.scores)) return null;
   if (typeof point.loopId !== "string" || typeof point.status !== "string") return null;
   return summary as unknown as Summary;

@@ -2,7 +2,7 @@
 // event can carry (control kinds, handoff triggers, health and breaker
 // states, gate kinds and decisions), and who acted, by name. A value missing
 // here still reads as words ("some_value" → "some value"), never as a code.
-import { statusDisplay, stopTypeLabel } from "@/components/loops/format";
+import { isLoopStatus, isStopType, statusDisplay, stopTypeLabel } from "@/components/loops/format";
 
 const EVENT: Record<string, string> = {
   loop_created: "Loop created",
@@ -93,8 +93,10 @@ export function human(value: unknown): string {
 
 export const eventLabel = (type: string) => EVENT[type] ?? type.replace(/_/g, " ");
 
-export const statusWords = (status: unknown) => statusDisplay(String(status ?? "")).label;
-export const stopWords = (stopType: unknown) => stopTypeLabel(String(stopType ?? "")) ?? "";
+export const statusWords = (status: unknown) =>
+  isLoopStatus(status) ? statusDisplay(status).label : String(status ?? "").replace(/_/g, " ");
+export const stopWords = (stopType: unknown) =>
+  isStopType(stopType) ? (stopTypeLabel(stopType) ?? "") : String(stopType ?? "").replace(/_/g, " ");
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

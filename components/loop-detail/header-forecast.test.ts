@@ -58,6 +58,7 @@ describe("header forecast", () => {
       maxTokens: 0,
       throttleAt: 0.8,
       denyAt: 1,
+      untilMs: 1_500,
     };
     expect(budgetThrottleText(facts)).toEqual({
       title: "Throttled by budget: 82% used ($0.82 of the $1.00 budget)",

@@ -4,6 +4,7 @@
 // ends the loop, and nobody knows when a person answers. It says what it waits
 // for instead of forecasting.
 import { formatDuration, formatUsd } from "@/components/loops/format";
+import type { LoopDetail } from "@/components/shared/api-types";
 
 export const WAITING_ON: Record<string, string> = {
   awaiting_approval: "waiting for approval",
@@ -83,15 +84,8 @@ export function iterationCount(
   };
 }
 
-export interface BudgetThrottleFacts {
-  usedFraction: number;
-  costUsd: number;
-  maxCostUsd: number;
-  tokens: number;
-  maxTokens: number;
-  throttleAt: number;
-  denyAt: number;
-}
+/** The router's budgetThrottle output (inferred, so a field the server drops stops compiling here). */
+export type BudgetThrottleFacts = NonNullable<LoopDetail["budgetThrottle"]>;
 
 const pct = (f: number) => `${Math.round(f * 100)}%`;
 

@@ -24,6 +24,7 @@ import { availabilityOf, type ControlName } from "./control-names";
 import { IterationTimeline } from "./iterations/iteration-timeline";
 import { LiveIterationPanel } from "@/components/live-iteration/live-iteration-panel";
 import { LiveIterationCache, notLiveRow } from "@/components/live-iteration/live-cache";
+import { isLoopStatus } from "@/components/loops/format";
 import { LIVE_EVENT_TYPE } from "@/components/live-iteration/live-fold";
 import { foldAlarmRaised, foldIterationFinished } from "@/components/live/loop-detail-fold";
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
@@ -111,7 +112,7 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
       liveAudit.push(e as Parameters<typeof liveAudit.push>[0]);
       // A state change shows in the same frame; the refetch that follows fills in the rest.
       const { to, iteration } = (e.payload as { to?: unknown; iteration?: unknown } | null) ?? {};
-      if (e.type === "status_changed" && typeof to === "string") {
+      if (e.type === "status_changed" && isLoopStatus(to)) {
         // The event's iteration too, so "paused after iteration 7" is not read with the stale count.
         queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) =>
           old

@@ -20,6 +20,7 @@ import {
   limitResumeText,
   statusDisplay,
   stopTypeLabel,
+  type LoopStatusName,
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
 import { budgetThrottleText, headerForecast, iterationCount } from "./header-forecast";
@@ -27,7 +28,7 @@ import { AlarmBadges } from "@/components/loops/loop-cells";
 import { NO_EVIDENCE_LABEL } from "@/components/report/report-model";
 
 /** `displayStatus` may run ahead of the server: "interrupting…" shows from the click, not from the next refetch. */
-export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; displayStatus: string }) {
+export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; displayStatus: LoopStatusName }) {
   const { loop, report, forecast, config } = detail;
   // Waiting because the budget throttles it is a state of its own, said with its reason.
   const throttle = displayStatus === "waiting" ? detail.budgetThrottle : null;

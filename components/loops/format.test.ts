@@ -7,6 +7,7 @@ import {
   formatUsd,
   statusDisplay,
   stopTypeLabel,
+  isLoopStatus,
 } from "./format";
 
 describe("format", () => {
@@ -37,7 +38,12 @@ describe("format", () => {
   });
   it("names statuses and stop types honestly", () => {
     expect(statusDisplay("interrupting")).toEqual({ label: "interrupting…", tone: "warn" });
-    expect(statusDisplay("some_new_state").label).toBe("some new state");
+    // Every status the server can send has its words: the map is keyed by the router's enum, so a new
+    // status fails to compile until it is named; an event's string is checked before use.
+    expect(statusDisplay("waiting_for_limit").label).toBe("waiting for usage limit");
+    expect(isLoopStatus("some_new_state")).toBe(false);
+    expect(isLoopStatus("terminated")).toBe(false); // a health state, not a status
+    expect(isLoopStatus("needs_attention")).toBe(true);
     expect(stopTypeLabel("budget_exhausted")).toBe("budget exhausted");
     expect(stopTypeLabel(null)).toBeNull();
   });

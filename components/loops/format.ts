@@ -1,4 +1,14 @@
 // Pure display helpers, unit-tested.
+import type { HealthName, LoopStatusName, StopTypeName } from "@/components/shared/vocabulary";
+
+// The maps below are keyed by the server's vocabularies: each must name every value, or it fails to compile.
+export {
+  isHealth,
+  isLoopStatus,
+  type HealthName,
+  type LoopStatusName,
+  type StopTypeName,
+} from "@/components/shared/vocabulary";
 export function formatRelative(from: Date, now: Date): string {
   const s = Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
   if (s < 60) return `${s} s ago`;
@@ -41,7 +51,7 @@ export const formatScore = (v: number | null | undefined) => (v == null ? "—" 
 
 export type StatusTone = "neutral" | "good" | "warn" | "bad" | "info";
 
-const STATUS: Record<string, { label: string; tone: StatusTone }> = {
+const STATUS: Record<LoopStatusName, { label: string; tone: StatusTone }> = {
   draft: { label: "draft", tone: "neutral" },
   queued: { label: "queued", tone: "info" },
   initializing: { label: "starting", tone: "info" },
@@ -56,23 +66,23 @@ const STATUS: Record<string, { label: string; tone: StatusTone }> = {
   failed: { label: "failed", tone: "bad" },
   stopped: { label: "stopped", tone: "neutral" },
   cancelled: { label: "cancelled", tone: "neutral" },
-  terminated: { label: "terminated", tone: "bad" },
 };
 
-export function statusDisplay(status: string): { label: string; tone: StatusTone } {
-  return STATUS[status] ?? { label: status.replace(/_/g, " "), tone: "neutral" };
+export function statusDisplay(status: LoopStatusName): { label: string; tone: StatusTone } {
+  return STATUS[status];
 }
 
-const HEALTH: Record<string, StatusTone> = {
+const HEALTH: Record<HealthName, StatusTone> = {
   healthy: "good",
   degraded: "warn",
   stuck: "bad",
   failing: "bad",
   terminated: "bad",
 };
-export const healthTone = (health: string): StatusTone => HEALTH[health] ?? "neutral";
+export const healthTone = (health: HealthName): StatusTone => HEALTH[health];
 
-const STOP: Record<string, string> = {
+const STOP: Record<StopTypeName, string> = {
+  none: "not stopped",
   completion: "goal met (evidence)",
   score_threshold: "score threshold reached",
   max_iterations: "iteration limit",
@@ -90,8 +100,9 @@ const STOP: Record<string, string> = {
   cancelled: "cancelled",
 };
 
-export const stopTypeLabel = (stopType: string | null | undefined) =>
-  stopType ? (STOP[stopType] ?? stopType.replace(/_/g, " ")) : null;
+export const stopTypeLabel = (stopType: StopTypeName | null | undefined) => (stopType ? STOP[stopType] : null);
+export const isStopType = (value: unknown): value is StopTypeName =>
+  typeof value === "string" && Object.hasOwn(STOP, value);
 
 /** Share of the budget spent, clamped to [0, 1]; null without a budget. */
 export function budgetShare(cost: number, budget: number | null): number | null {

@@ -19,6 +19,7 @@ import {
   limitResumeText,
   statusDisplay,
   stopTypeLabel,
+  type HealthName,
 } from "./format";
 import { alarmsMoveWithTime, allAlarms, type Alarm } from "./loop-alarms";
 import { RunningLine } from "./running-line";
@@ -90,7 +91,7 @@ export function CostCell({ loop }: { loop: LoopSummary }) {
   );
 }
 
-export function HealthBadge({ health }: { health: string }) {
+export function HealthBadge({ health }: { health: HealthName }) {
   return <Badge tone={healthTone(health)}>{health}</Badge>;
 }
 

@@ -2,7 +2,7 @@
 // Filters, sort and search for the loops list; every change goes to the URL.
 import { useEffect, useState } from "react";
 import { Select, TextInput } from "@/components/ui/field";
-import { statusDisplay } from "./format";
+import { isLoopStatus, statusDisplay } from "./format";
 import { AGENT_FILTERS, hasFilters, STATUS_FILTERS, toSearch, type ListParams, type ListSort } from "./list-params";
 
 const SORT_LABELS: Record<ListSort, string> = {
@@ -99,7 +99,7 @@ export function LoopFilters({ params, onChange }: { params: ListParams; onChange
         label="Status"
         options={STATUS_FILTERS}
         selected={shown.status}
-        render={(v) => statusDisplay(v).label}
+        render={(v) => (isLoopStatus(v) ? statusDisplay(v).label : v)}
         onChange={(status) => push({ ...shown, status, cursor: null })}
       />
       <MultiSelect

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listChangeSummary, statusAnnouncement } from "./status-announcements";
+import { listChangeSummary, statusAnnouncement, type AnnouncedLoop } from "./status-announcements";
 
 describe("statusAnnouncement", () => {
   it("says what happened, with the iteration, only on a change", () => {
@@ -20,7 +20,7 @@ describe("statusAnnouncement", () => {
 describe("listChangeSummary", () => {
   it("names the loops that changed since the last summary, and only those", () => {
     const seen = new Map<string, string>();
-    const items = [
+    const items: ({ id: string } & AnnouncedLoop)[] = [
       { id: "a", status: "running", iteration: 1, name: "Alpha" },
       { id: "b", status: "running", iteration: 1, goal: "Fix the flaky test" },
       { id: "c", status: "paused", iteration: 1, name: "Gamma" },
@@ -36,7 +36,7 @@ describe("listChangeSummary", () => {
     const seen = new Map<string, string>();
     const loops = Array.from({ length: 6 }, (_, i) => ({
       id: `l${i}`,
-      status: "running",
+      status: "running" as const,
       iteration: 0,
       name: `L${i}`,
     }));

@@ -1,9 +1,9 @@
 // What a screen reader hears when a loop's state changes (WCAG 4.1.3): one
 // sentence for the loop page, one throttled summary for the list.
-import { statusDisplay } from "@/components/loops/format";
+import { statusDisplay, type LoopStatusName } from "@/components/loops/format";
 
 export interface AnnouncedLoop {
-  status: string;
+  status: LoopStatusName;
   iteration: number;
   name?: string | null;
   goal?: string;
@@ -24,8 +24,6 @@ export function statusAnnouncement(prev: string | null, next: AnnouncedLoop): st
       return `Loop completed after iteration ${n}${reason}`;
     case "failed":
       return `Loop failed after iteration ${n}${reason}`;
-    case "terminated":
-      return `Loop terminated after iteration ${n}${reason}`;
     case "awaiting_approval":
       return `Needs attention: awaiting approval after iteration ${n}`;
     case "needs_attention":

@@ -1,36 +1,37 @@
 // The summary bar's status chips: working states first, then those waiting
 // on someone, then the finished ones; statuses the list can filter by are
 // buttons. Pure.
+import type { LoopStatusName } from "./format";
 import { STATUS_FILTERS } from "./list-params";
 
-const ORDER = [
-  "running",
-  "queued",
-  "initializing",
-  "interrupting",
-  "waiting",
-  "waiting_for_limit",
-  "paused",
-  "awaiting_approval",
-  "needs_attention",
-  "draft",
-  "completed",
-  "failed",
-  "stopped",
-  "cancelled",
-  "terminated",
-];
+// Every status, so a new one fails to compile until it has its place.
+const ORDER: Record<LoopStatusName, number> = Object.fromEntries(
+  (
+    [
+      "running",
+      "queued",
+      "initializing",
+      "interrupting",
+      "waiting",
+      "waiting_for_limit",
+      "paused",
+      "awaiting_approval",
+      "needs_attention",
+      "draft",
+      "completed",
+      "failed",
+      "stopped",
+      "cancelled",
+    ] satisfies LoopStatusName[]
+  ).map((s, i) => [s, i]),
+) as Record<LoopStatusName, number>;
 
 export function summaryStatuses(
-  byStatus: Record<string, number>,
-): { status: string; count: number; filterable: boolean }[] {
-  const rank = (s: string) => {
-    const i = ORDER.indexOf(s);
-    return i === -1 ? ORDER.length : i;
-  };
-  return Object.entries(byStatus)
+  byStatus: Partial<Record<LoopStatusName, number>>,
+): { status: LoopStatusName; count: number; filterable: boolean }[] {
+  return (Object.entries(byStatus) as [LoopStatusName, number][])
     .filter(([, count]) => count > 0)
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .sort(([a], [b]) => ORDER[a] - ORDER[b])
     .map(([status, count]) => ({
       status,
       count,

@@ -1,6 +1,6 @@
 // Node flags and environment for the processes that run loops (the app server,
 // scripts/start.mjs, and the worker, scripts/worker-start.mjs). Measured with
-// bench/memory.ts (100 live loops, see README "Memory").
+// bench/memory.ts (100 live loops, see docs/performance.md).
 //
 // A runtime's live heap is small (about 50-60 MB with 100 live loops, 80 MB
 // with 1,000), but it allocates fast, and on a machine with plenty of memory

@@ -36,8 +36,7 @@ const shared = ((
 ).ralphSpawnHelper ??= { current: null, nextId: 1 });
 let warnedMissing = false;
 
-export const helperScript = () =>
-  join(/*turbopackIgnore: true*/ appDir(), "server/agents/spawn-helper.process.mjs");
+export const helperScript = () => join(/*turbopackIgnore: true*/ appDir(), "server/agents/spawn-helper.process.mjs");
 
 /** An idle helper must not keep a script or test process alive; one with runs in flight does. */
 function holdOpen(h: Helper, open: boolean) {

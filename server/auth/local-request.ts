@@ -12,7 +12,7 @@
  *   127.0.0.1 but carries its own host name.
  * A same-host proxy that adds no forwarding header and rewrites Host to
  * localhost defeats this; create the admin with RALPH_ADMIN_EMAIL /
- * RALPH_ADMIN_PASSWORD before exposing such a setup (README).
+ * RALPH_ADMIN_PASSWORD before exposing such a setup (docs/operations.md).
  */
 import { isLoopbackAddress, readPeerStamp } from "./peer-address";
 

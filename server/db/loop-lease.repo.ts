@@ -268,3 +268,35 @@ export async function findDueLoops(db: Db, now: Date, limit: number): Promise<st
   const rows = await db.loop.findMany({ where: claimableWhere(now), select: { id: true }, take: limit });
   return rows.map((r) => r.id);
 }
+
+/**
+ * The fence an agent launch passes through (issue 32): in one statement, the
+ * attempt about to run must still be the one in flight, under this claim
+ * (owner), on a lease that has not expired; and it renews the lease from now,
+ * so the launched agent has a whole TTL before anyone may claim. A runtime
+ * whose lease expired (a stalled heartbeat under load) is refused here even
+ * when nobody has claimed the loop yet, so it can never launch beside the
+ * agent of the runtime that claims next. Returns whether the launch may go.
+ */
+export async function fenceLaunch(
+  db: Db,
+  loopId: string,
+  owner: string,
+  attempt: { number: number; attempt: number },
+  now: Date,
+  ttlMs: number,
+): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const updated = await tx.loop.updateMany({
+      where: {
+        id: loopId,
+        leaseOwner: owner,
+        leaseExpiresAt: { gt: now },
+        inflightIteration: attempt.number,
+        inflightAttempt: attempt.attempt,
+      },
+      data: { leaseExpiresAt: new Date(now.getTime() + ttlMs), lastHeartbeatAt: now },
+    });
+    return updated.count === 1;
+  });
+}

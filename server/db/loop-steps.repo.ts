@@ -211,9 +211,21 @@ export async function recordCrashedAttempt(db: Db, loopId: string, owner: string
       where: { loopId, number, status: "interrupted" },
       _sum: { tokensIn: true, tokensOut: true, tokensCache: true, costUsd: true },
     });
+    // The loop's cost equals the sum of its rows, also until the next safe point (which may never come:
+    // another crash, a failed setup): the spend now on the interrupted row is added to the loop at once.
+    // The next safe point writes the checkpoint's totals plus every interrupted row of this number, the same sum.
+    const counted =
+      spend && !existing
+        ? {
+            costUsd: { increment: spend.costUsd },
+            tokensIn: { increment: spend.input },
+            tokensOut: { increment: spend.output },
+            tokensCache: { increment: spend.cache },
+          }
+        : {};
     const updated = await tx.loop.updateMany({
       where: { id: loopId, leaseOwner: owner },
-      data: { inflightAttempt: attempt + 1, inflightAgent: Prisma.DbNull, version: { increment: 1 } },
+      data: { inflightAttempt: attempt + 1, inflightAgent: Prisma.DbNull, version: { increment: 1 }, ...counted },
     });
     if (updated.count !== 1) throw new LeaseLostError(loopId);
     await appendEvents(tx, [

@@ -104,6 +104,29 @@ export const loopStatuses = [
 ] as const;
 export type LoopStatus = (typeof loopStatuses)[number];
 
+/**
+ * The one vocabulary of a loop's status from the row to the browser: the
+ * engine's lifecycle plus the runtime's "draft" (never started) and "queued"
+ * (waiting for a slot), and "interrupting", which is never stored: it is shown
+ * while an interrupt or kill waits for the running iteration's safe point.
+ * The API sends it as this enum and the browser keys its maps by it, so a new
+ * status fails to compile until every map handles it.
+ */
+export const loopRowStatuses = ["draft", "queued", ...loopStatuses, "interrupting"] as const;
+export type LoopRowStatus = (typeof loopRowStatuses)[number];
+
+/** A stored status read back as the vocabulary; a value the code never writes is a bug, said loudly. */
+export function asLoopRowStatus(stored: string): LoopRowStatus {
+  if ((loopRowStatuses as readonly string[]).includes(stored)) return stored as LoopRowStatus;
+  throw new Error(`unknown loop status in storage: ${JSON.stringify(stored)}`);
+}
+
+/** A stored stop type read back as the vocabulary (null: the loop has not stopped). */
+export function asStopType(stored: string | null): StopType | null {
+  if (stored === null || (stopTypes as readonly string[]).includes(stored)) return stored as StopType | null;
+  throw new Error(`unknown stop type in storage: ${JSON.stringify(stored)}`);
+}
+
 export const terminalStatuses: readonly LoopStatus[] = ["completed", "failed", "stopped", "cancelled"];
 
 export function isTerminalStatus(status: LoopStatus): boolean {

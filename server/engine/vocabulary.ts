@@ -6,6 +6,12 @@
 export const healthStates = ["healthy", "degraded", "stuck", "failing", "terminated"] as const;
 export type HealthState = (typeof healthStates)[number];
 
+/** A stored health read back as the vocabulary; a value the code never writes is a bug, said loudly. */
+export function asHealthState(stored: string): HealthState {
+  if ((healthStates as readonly string[]).includes(stored)) return stored as HealthState;
+  throw new Error(`unknown health state in storage: ${JSON.stringify(stored)}`);
+}
+
 export const interventionLevels = ["nudge", "escalate", "terminate"] as const;
 export type InterventionLevel = (typeof interventionLevels)[number];
 

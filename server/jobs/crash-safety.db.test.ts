@@ -18,6 +18,7 @@ import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
 import { loopDefinitionSchema } from "../loops/loop-definition";
+import { expectLoopCostMatchesRows } from "../../test/spend-invariant";
 
 describeEachProvider("crash safety", ({ db, kind, temp }) => {
   const workers: WorkerProcess[] = [];
@@ -152,6 +153,8 @@ exec "$0" "$@"`;
       expect(loop.costUsd).toBeCloseTo(done.reduce((s, r) => s + r.costUsd, 0) + crashedCost, 10);
       expect(loop.costUsd).toBeCloseTo(0.03 + crashedCost, 10);
       expect(loop.tokensIn).toBe(300 + broken.reduce((s, r) => s + r.tokensIn, 0));
+      // Issue 32: the loop's cost is the sum of its rows (checked by the shared helper the chaos tests use).
+      await expectLoopCostMatchesRows(db().prisma, loop.id);
     }
     // One per loop: the held iteration 2 each had in flight at the kill.
     expect(interrupted).toBe(20);

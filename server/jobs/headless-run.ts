@@ -11,6 +11,7 @@ import { prepareDatabase } from "../db/bootstrap";
 import { getDatabase } from "../db/database";
 import { iterationPage } from "../db/iterations.repo";
 import { loopById } from "../db/loops.repo";
+import { asHealthState, asLoopRowStatus, asStopType } from "../engine";
 import { getEnv } from "../env";
 import { closeEventWakeups, notifyEventsWritten } from "../events/event-wakeups";
 import { requestControl } from "../loops/loop-controls.service";
@@ -108,7 +109,15 @@ export async function runHeadless(definitionInput: unknown, run: HeadlessRun): P
   process.on("SIGINT", onSigint);
   try {
     ({ id } = await createLoopFromDefinition(services, definition, true, ACTING));
-    const read = async () => (await loopById(db.prisma, id!))!;
+    const read = async (): Promise<HeadlessLoop> => {
+      const row = (await loopById(db.prisma, id!))!;
+      return {
+        ...row,
+        status: asLoopRowStatus(row.status),
+        stopType: asStopType(row.stopType),
+        health: asHealthState(row.health),
+      };
+    };
     let loop = await read();
     const where = db.target.kind === "sqlite" ? db.target.file : new URL(db.target.url).pathname.slice(1);
     run.onStart?.(loop, `${db.target.kind} ${where}`);

@@ -15,7 +15,7 @@ import {
   type PreflightDecision,
 } from "../engine";
 import { readPendingControls } from "../db/pending-controls";
-import { claimLoop, LeaseLostError, loadClaimedLoop } from "../db/loop-lease.repo";
+import { claimLoop, fenceLaunch, LeaseLostError, loadClaimedLoop } from "../db/loop-lease.repo";
 import {
   checkpointById,
   commitStep,
@@ -171,12 +171,16 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
   const owner = claimedAs ?? `${rt.instanceId}:${randomUUID()}`;
   const db = rt.db.prisma;
   const now = () => new Date(rt.engine.now());
+  const claimAt = now();
   const claimed = claimedAs
     ? await loadClaimedLoop(db, loopId, claimedAs)
-    : await claimLoop(db, loopId, owner, now(), rt.settings.leaseMs);
+    : await claimLoop(db, loopId, owner, claimAt, rt.settings.leaseMs);
   if (!claimed) return { claimed: false, iterations: 0, outcome: "not_claimable" };
 
   const keeper = leaseKeeperOf(rt).hold(loopId, owner);
+  // The lease runs from the claim's time, not from now (a worker's batch claim is a moment earlier still;
+  // the launch fence checks the lease in the database whatever this says).
+  if (!claimedAs) keeper.renewedAt = claimAt.getTime();
   let live: LiveRecorder | undefined;
   const started = rt.engine.now();
   let iterations = 0;
@@ -244,6 +248,14 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
         onBeforeRun: async (_snapshot, number) => {
           if (marked?.number !== number)
             marked = { number, attempt: await markInflight(db, loopId, owner, number, now()) };
+          // The launch fence (issue 32): this attempt, this claim, a lease not yet expired, in one
+          // statement that also renews it; a runtime that fell behind its lease never launches.
+          const sentAt = rt.engine.now();
+          if (keeper.lost || !(await fenceLaunch(db, loopId, owner, marked, new Date(sentAt), rt.settings.leaseMs))) {
+            keeper.markLost();
+            throw new LeaseLostError(loopId);
+          }
+          keeper.renewed(sentAt);
         },
       });
       if (keeper.lost) throw new LeaseLostError(loopId);

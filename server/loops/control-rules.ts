@@ -4,12 +4,11 @@
 // answers CONFLICT exactly when `controlAvailability` says no, and the UI
 // shows the same answers (`loops.byId`), so no copy of these rules is needed
 // anywhere else. What a control *does* lives in server/engine/controls.ts.
-import { terminalStatuses, type ControlKind, type LoopStatus } from "../engine";
+import { terminalStatuses, type ControlKind, type LoopRowStatus } from "../engine";
 
-/** Statuses of a stored loop: the engine's, plus the runtime's own "draft" (never started) and "queued". */
-export type LoopRowStatus = LoopStatus | "draft" | "queued";
+export type { LoopRowStatus };
 /** What the UI shows: the status, or "interrupting" while an interrupt or kill waits for a running iteration. */
-export type DisplayStatus = LoopRowStatus | "interrupting";
+export type DisplayStatus = LoopRowStatus;
 
 export interface ControlState {
   /** The loop row's status. */

@@ -9,11 +9,13 @@
 // - a request that makes no sense now is recorded as refused and answers CONFLICT.
 import {
   applyConfigPatch,
+  asLoopRowStatus,
   buildCheckpoint,
   controlCommandSchema,
   LoopConfigError,
   type ControlCommand,
   type ControlRequest,
+  type LoopRowStatus,
 } from "../engine";
 import { controlTarget, finalizeDraft, recordRefusedControl, storeDeferredControl } from "../db/controls.repo";
 import { commitStep, StaleLoopError } from "../db/loop-steps.repo";
@@ -33,7 +35,7 @@ export interface ControlOutcome {
   outcome: "applied" | "stored";
   note: string;
   /** The loop's status after the request. */
-  status: string;
+  status: LoopRowStatus;
 }
 
 const ATTEMPTS = 8;
@@ -157,7 +159,7 @@ export async function requestControl(
           requestId: request.id,
           outcome: "stored",
           note: "stored; the runtime applies it at its next safe point",
-          status: loop.status,
+          status: asLoopRowStatus(loop.status),
         };
       }
       case "apply": {

@@ -3,7 +3,14 @@
 // for the charts (built from the append-only iterations), the events the
 // charts mark (health, interventions, breaker, handoffs, gates), and what
 // awaits the operator. The stored definition leaves only redacted.
-import { buildReport, remainingIterations, forecastBudget } from "../engine";
+import {
+  asHealthState,
+  asLoopRowStatus,
+  asStopType,
+  buildReport,
+  forecastBudget,
+  remainingIterations,
+} from "../engine";
 import { recentApprovals } from "../db/approvals.repo";
 import { checkpointById } from "../db/loop-steps.repo";
 import type { Database } from "../db/client";
@@ -68,6 +75,9 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
   return {
     loop: {
       ...loop,
+      status: asLoopRowStatus(loop.status),
+      stopType: asStopType(loop.stopType),
+      health: asHealthState(loop.health),
       config: definition,
       displayStatus: displayStatus(state),
       isTerminal: isTerminal(loop.status),

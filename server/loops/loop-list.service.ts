@@ -8,6 +8,15 @@ import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
 import { getEnv } from "../env";
 import { liveSummaries } from "./live-iteration.service";
 import { currentAlarms, type LoopAlarm } from "./loop-alarms.service";
+import {
+  asHealthState,
+  asLoopRowStatus,
+  asStopType,
+  type HealthState,
+  type LoopRowStatus,
+  type StopType,
+} from "../engine";
+import { displayStatus } from "./control-rules";
 
 /** Iterations per loop behind the sparkline and the pace alarms. */
 export const TRAIL_LENGTH = 30;
@@ -22,14 +31,14 @@ export interface RecentIteration {
 export interface LoopSummary {
   id: string;
   /** The status to show: "interrupting" while an interrupt or kill waits for its safe point. */
-  displayStatus: string;
+  displayStatus: LoopRowStatus;
   name: string;
   goal: string;
   agentKind: string;
-  status: string;
-  stopType: string | null;
+  status: LoopRowStatus;
+  stopType: StopType | null;
   stopReason: string | null;
-  health: string;
+  health: HealthState;
   iteration: number;
   maxIterations: number;
   costUsd: number;
@@ -64,17 +73,14 @@ export async function listLoopSummaries(db: Database, query: LoopListQuery) {
   const sandboxMode = getEnv().RALPH_AGENT_SANDBOX;
   const items: LoopSummary[] = page.items.map((l) => ({
     id: l.id,
-    displayStatus:
-      interrupting.has(l.id) && ["running", "queued", "waiting", "waiting_for_limit"].includes(l.status)
-        ? "interrupting"
-        : l.status,
+    displayStatus: displayStatus({ status: l.status, pendingKinds: interrupting.has(l.id) ? ["interrupt"] : [] }),
     name: l.name,
     goal: l.goal,
     agentKind: l.agentKind,
-    status: l.status,
-    stopType: l.stopType,
+    status: asLoopRowStatus(l.status),
+    stopType: asStopType(l.stopType),
     stopReason: l.stopReason,
-    health: l.health,
+    health: asHealthState(l.health),
     iteration: l.iteration,
     maxIterations: l.maxIterations,
     costUsd: l.costUsd,

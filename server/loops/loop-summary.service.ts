@@ -1,6 +1,12 @@
 // The list's summary bar: loops by status, spend today, approvals waiting and
 // loops needing attention (by the same rule as the "needs attention" alarm).
-import { ALARM_ACTIVE_STATUSES, ATTENTION_HEALTH_STATES, ATTENTION_STATUSES } from "../engine";
+import {
+  ALARM_ACTIVE_STATUSES,
+  ATTENTION_HEALTH_STATES,
+  ATTENTION_STATUSES,
+  asLoopRowStatus,
+  type LoopRowStatus,
+} from "../engine";
 import type { Database } from "../db/client";
 import { loopSummaryCounts } from "../db/loop-summary.repo";
 
@@ -23,6 +29,8 @@ export async function loopListSummary(db: Database, now: number, requestedDaySta
     activeStatuses: [...ALARM_ACTIVE_STATUSES],
     attentionHealth: [...ATTENTION_HEALTH_STATES],
   });
+  const byStatus: Partial<Record<LoopRowStatus, number>> = {};
+  for (const [status, count] of Object.entries(counts.byStatus)) byStatus[asLoopRowStatus(status)] = count;
   const total = Object.values(counts.byStatus).reduce((a, b) => a + b, 0);
-  return { ...counts, total, since: new Date(since) };
+  return { ...counts, byStatus, total, since: new Date(since) };
 }

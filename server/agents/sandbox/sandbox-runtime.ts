@@ -69,16 +69,7 @@ export function seccompHelperPath(): string | null {
     // bundled without a resolvable require: fall back to the working directory
   }
   candidates.push(
-    join(
-      appDir(),
-      "node_modules",
-      "@anthropic-ai",
-      "sandbox-runtime",
-      "vendor",
-      "seccomp",
-      folder,
-      "apply-seccomp",
-    ),
+    join(appDir(), "node_modules", "@anthropic-ai", "sandbox-runtime", "vendor", "seccomp", folder, "apply-seccomp"),
   );
   return candidates.find((p) => existsSync(p)) ?? null;
 }

@@ -1,6 +1,7 @@
 // Operator controls: each one validated, stored with who and why, and applied
 // by the runtime at its next safe point.
 import { z } from "zod";
+import { loopRowStatuses } from "../../loops/vocabulary";
 import { requestControl, type ControlCommand } from "../../loops/loop-controls.service";
 import { forkLoop, startLoop } from "../../loops/loop-create.service";
 import { removeLoopWorktree, rollbackLoop } from "../../loops/loop-workspace.service";
@@ -17,7 +18,7 @@ export const controlOutput = z.object({
   requestId: z.string(),
   outcome: z.enum(["applied", "stored"]),
   note: z.string(),
-  status: z.string(),
+  status: z.enum(loopRowStatuses),
 });
 const control = operator.output(controlOutput);
 

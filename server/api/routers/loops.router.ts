@@ -30,15 +30,24 @@ import {
   templatesOutput,
   usageLimitsOutput,
   clearedLimitOutput,
+  spendReconciliationOutput,
 } from "./loops.types";
 import { usageLimitOverview } from "../../loops/usage-limits.service";
 import { clearLimitWindow } from "../../loops/usage-limit-clear.service";
 import { liveIterationOutput } from "./live.types";
 import { getLiveIteration } from "../../loops/live-iteration.service";
 import { hasRole } from "../../auth/actor";
+import { spendReconciliation } from "../../loops/spend-reconciliation.service";
 
 const viewer = roleProcedure("viewer");
 const loopId = z.string().min(1).max(100);
+// One preflight check's shape; the static preflight adds a proposal, the run adds the check's score.
+const preflightCheck = z.object({
+  id: z.string(),
+  label: z.string(),
+  status: z.enum(["ok", "warning", "problem", "unknown"]),
+  message: z.string(),
+});
 
 export const loopListInput = z.object({
   status: z.array(z.string().min(1)).max(20).optional(),
@@ -71,11 +80,7 @@ export const loopsRouter = router({
       z.object({
         ok: z.boolean(),
         checks: z.array(
-          z.object({
-            id: z.string(),
-            label: z.string(),
-            status: z.enum(["ok", "warning", "problem", "unknown"]),
-            message: z.string(),
+          preflightCheck.extend({
             proposal: z
               .object({ worktreeinclude: z.array(z.string()).optional(), setup: z.array(z.string()).optional() })
               .optional(),
@@ -92,15 +97,7 @@ export const loopsRouter = router({
         ok: z.boolean(),
         ranIn: z.enum(["worktree", "checkout"]).nullable(),
         note: z.string().nullable(),
-        checks: z.array(
-          z.object({
-            id: z.string(),
-            label: z.string(),
-            status: z.enum(["ok", "warning", "problem", "unknown"]),
-            message: z.string(),
-            score: z.number().nullable(),
-          }),
-        ),
+        checks: z.array(preflightCheck.extend({ score: z.number().nullable() })),
       }),
     )
     .mutation(({ ctx, input, signal }) =>
@@ -242,6 +239,11 @@ export const loopsRouter = router({
     .input(z.object({ id: loopId }))
     .output(definitionOutput)
     .query(({ ctx, input }) => getLoopDefinition(ctx.db, input.id)),
+  /** Reported vs recorded spend: every dollar an agent reported, and whether the loop's cost is the sum of its rows. */
+  spendReconciliation: viewer
+    .input(z.object({ id: loopId }))
+    .output(spendReconciliationOutput)
+    .query(({ ctx, input }) => spendReconciliation(ctx.db, input.id)),
   /** Exactly what `share.view` would show for this loop: the redaction preview before a link is created. */
   sharePreview: roleProcedure("operator")
     .input(z.object({ id: loopId }))

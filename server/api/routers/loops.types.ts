@@ -3,6 +3,7 @@
 // in-flight attempt, checkpoint pointer) never reaches a browser, because the
 // output schema strips every key it does not list.
 import { z } from "zod";
+import { healthStates, loopRowStatuses, stopTypes } from "../../loops/vocabulary";
 import type {
   getIterationPage,
   getLoopDefinition,
@@ -26,13 +27,13 @@ export const loopPublicOutput = z.object({
   agentKind: z.string(),
   /** The stored definition, secrets redacted. */
   config: z.custom<Detail["loop"]["config"]>(),
-  status: z.string(),
+  status: z.enum(loopRowStatuses),
   /** The status, or "interrupting" while an interrupt or kill waits for the running iteration. */
-  displayStatus: z.string(),
+  displayStatus: z.enum(loopRowStatuses),
   isTerminal: z.boolean(),
-  stopType: z.string().nullable(),
+  stopType: z.enum(stopTypes).nullable(),
   stopReason: z.string().nullable(),
-  health: z.string(),
+  health: z.enum(healthStates),
   iteration: z.number(),
   maxIterations: z.number(),
   costUsd: z.number(),
@@ -231,4 +232,18 @@ export const clearedLimitOutput = z.object({
   account: z.string(),
   resumed: z.array(z.string()),
   refused: z.array(z.object({ id: z.string(), note: z.string() })),
+});
+
+/** loops.spendReconciliation: dollars only, no bookkeeping of the loop row. */
+export const spendReconciliationOutput = z.object({
+  loopId: z.string(),
+  reportedUsd: z.number(),
+  recordedUsd: z.number(),
+  rowsUsd: z.number(),
+  inflightUsd: z.number(),
+  uncountedUsd: z.number(),
+  rows: z.number().int(),
+  interruptedRows: z.number().int(),
+  interruptedUsd: z.number(),
+  consistent: z.boolean(),
 });
