@@ -39,6 +39,7 @@ export class AgentError extends AgentRunError {
       details?: Record<string, unknown>;
       usage?: TokenUsage;
       costUsd?: number;
+      toolCalls?: string[];
       cause?: unknown;
     },
   ) {
@@ -47,6 +48,7 @@ export class AgentError extends AgentRunError {
       retryable: options.retryable,
       ...(options.usage ? { usage: options.usage } : {}),
       ...(options.costUsd !== undefined ? { costUsd: options.costUsd } : {}),
+      ...(options.toolCalls ? { toolCalls: options.toolCalls } : {}),
     });
     this.name = "AgentError";
     this.code = code;

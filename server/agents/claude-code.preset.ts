@@ -161,11 +161,16 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       }
     },
 
+    toolCallsSoFar() {
+      return [...toolCalls];
+    },
+
     spend() {
       const parsed = modelUsageSum(result) ?? usageOf(obj(result?.usage)) ?? stepSum();
       if (!parsed) return null;
       const costUsd = typeof result?.total_cost_usd === "number" ? result.total_cost_usd : null;
-      return { usage: parsed.usage, costUsd, cacheWriteTokens: parsed.cacheWrite };
+      const model = str(init?.model);
+      return { usage: parsed.usage, costUsd, cacheWriteTokens: parsed.cacheWrite, ...(model ? { model } : {}) };
     },
 
     finish() {

@@ -168,6 +168,10 @@ export function codexParser(maxChars: number, now: () => number = Date.now): Str
       }
     },
 
+    toolCallsSoFar() {
+      return [...toolCalls];
+    },
+
     spend() {
       return sawUsage ? { usage: { ...usage }, costUsd: null, cacheWriteTokens: 0 } : null;
     },

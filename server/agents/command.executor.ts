@@ -260,6 +260,10 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         const spend = parser.spend();
         return spend && priced(spend, model, pricing);
       };
+      const doneSoFar = () => {
+        const spent = partialSpend();
+        return { toolCalls: parser.toolCallsSoFar(), ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}) };
+      };
       const reporter = spendReporter(deps.tracker, request, partialSpend);
       const live = outputLines(emit);
       // Claude Code's and Codex's events, kept for the iteration's transcript (other commands: their output).
@@ -306,18 +310,13 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
 
       const settle = async (): Promise<AgentRunResult> => {
         if (outcome.aborted) {
-          // What it spent before the kill still counts.
-          const spent = partialSpend();
+          // What it did and spent before the kill still counts.
           throw withTranscript(
-            new AgentError("aborted", "The agent was stopped by the operator", {
-              retryable: false,
-              ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
-            }),
+            new AgentError("aborted", "The agent was stopped by the operator", { retryable: false, ...doneSoFar() }),
           );
         }
         if (outcome.lost !== null) {
           // Not the agent's doing: another attempt starts a new helper.
-          const spent = partialSpend();
           throw withTranscript(
             new AgentError(
               "exit_nonzero",
@@ -329,7 +328,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
                   stdoutBytes: outcome.stdoutBytes,
                   durationMs: Math.round(outcome.durationMs),
                 },
-                ...(spent ? { usage: spent, costUsd: spent.costUsd } : {}),
+                ...doneSoFar(),
               },
             ),
           );

@@ -52,6 +52,10 @@ export function genericParser(): StreamParser {
       }
     },
 
+    toolCallsSoFar() {
+      return [...toolCalls];
+    },
+
     spend() {
       if (usage === null && cost === null) return null;
       return { usage: usage ?? { input: 0, output: 0, cache: 0 }, costUsd: cost, cacheWriteTokens: 0 };

@@ -9,7 +9,8 @@ import type { PartialSpend } from "./stream-parser";
 
 const INTERVAL_MS = 1000;
 
-export function priced(spend: PartialSpend, model: string | undefined, pricing: PriceLookup): ReportedSpend {
+export function priced(spend: PartialSpend, configured: string | undefined, pricing: PriceLookup): ReportedSpend {
+  const model = configured ?? spend.model;
   const costUsd =
     spend.costUsd ??
     (model ? priceUsage(pricing, model, spend.usage, { cacheWrite: spend.cacheWriteTokens }).costUsd : 0);

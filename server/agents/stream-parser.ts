@@ -45,6 +45,8 @@ export interface PartialSpend {
   usage: TokenUsage;
   costUsd: number | null;
   cacheWriteTokens: number;
+  /** The model the agent says it runs (Claude's init event): prices a killed run when the loop names none. */
+  model?: string;
 }
 
 /** Streaming: sees every stdout line (even past the output cap), keeps bounded state. */
@@ -53,6 +55,8 @@ export interface StreamParser {
   finish(keptStdout: string): ParsedRun;
   /** The spend reported so far, or null before any report; kept so a crash mid-run does not lose it. */
   spend(): PartialSpend | null;
+  /** The tool calls seen so far: a run killed mid-turn keeps what the agent already did. */
+  toolCallsSoFar(): string[];
 }
 
 /** What a preset may derive its arguments from (the loop's agent config, and whether it runs sandboxed). */

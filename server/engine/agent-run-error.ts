@@ -12,6 +12,8 @@ export class AgentRunError extends Error {
     readonly details: {
       usage?: TokenUsage;
       costUsd?: number;
+      /** The tool calls the agent made before it failed or was stopped: a killed attempt keeps them. */
+      toolCalls?: string[];
       retryable?: boolean;
       /** The agent's own result says the provider's usage limit was hit: no retry, the loop waits. */
       usageLimit?: UsageLimitSignal;

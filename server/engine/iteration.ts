@@ -260,7 +260,7 @@ export async function runIteration(
       validation: analysis.validation ? { valid: analysis.valid, results: analysis.validation } : null,
       verification,
       reflection,
-      toolCalls: result?.toolCalls ?? [],
+      toolCalls: result?.toolCalls ?? run.toolCalls,
       tokens: spend.tokens,
       costUsd: spend.costUsd,
       startedAt,

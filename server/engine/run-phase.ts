@@ -56,6 +56,8 @@ export interface RunPhaseOutcome {
   cause: AbortCause | null;
   attempts: number;
   failures: RetryFailure[];
+  /** The tool calls of the last attempt: its result's, or those an aborted or failed attempt reported. */
+  toolCalls: string[];
   consumption: ConsumptionRecord[];
   health: HealthSnapshot;
 }
@@ -87,6 +89,34 @@ export function normalizeResult(raw: AgentRunResult): AgentRunResult {
   };
 }
 
+/** How long an aborted attempt may take to report what it did (the adapter kills its process group first). */
+export const ABORT_GRACE_MS = 5000;
+
+const toolCallsOf = (raw: unknown): string[] =>
+  Array.isArray(raw) ? raw.filter((t): t is string => typeof t === "string") : [];
+
+/** The call's own answer if it settles within `ms` on the injected clock; null if it does not. */
+async function settledWithin(
+  pending: Promise<AgentRunResult>,
+  deps: Deps,
+  ms: number,
+): Promise<{ result?: AgentRunResult; error?: unknown } | null> {
+  const stop = new AbortController();
+  const answer = pending.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+  const late = deps.sleep(ms, stop.signal).then(
+    () => null,
+    () => null,
+  );
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    stop.abort("settled");
+  }
+}
+
 function abortPromise(signal: AbortSignal): Promise<never> {
   const promise = new Promise<never>((_, reject) => {
     const reason = () =>
@@ -107,7 +137,8 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
   if (ctx.signal?.aborted) relayExternal();
   else ctx.signal?.addEventListener("abort", relayExternal, { once: true });
 
-  const state = { health: ctx.health, consumption: [] as ConsumptionRecord[] };
+  // toolCalls: the last attempt's, kept when it was stopped before it could answer (a kill keeps them).
+  const state = { health: ctx.health, consumption: [] as ConsumptionRecord[], toolCalls: [] as string[] };
   const spend = (attempt: number, usage: TokenUsage | undefined, costUsd: number | undefined, toolCalls: number) => {
     if (!usage && !costUsd) return;
     state.consumption.push({
@@ -127,6 +158,7 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
     const attemptCtl = new AbortController();
     const relay = () => attemptCtl.abort(runSignal.reason);
     runSignal.addEventListener("abort", relay, { once: true });
+    let started: Promise<AgentRunResult> | null = null;
     const timeoutMs = config.retry.attemptTimeout * 1000;
     if (timeoutMs > 0) {
       void deps.sleep(timeoutMs, attemptCtl.signal).then(() => {
@@ -157,11 +189,25 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
         },
       });
       pending.catch(() => undefined);
+      started = pending;
       const result = normalizeResult(await Promise.race([pending, abortPromise(attemptCtl.signal)]));
       spend(attempt, result.usage, result.costUsd, result.toolCalls.length);
+      state.toolCalls = result.toolCalls;
       return result;
     } catch (error) {
-      if (error instanceof AgentRunError) spend(attempt, error.details.usage, error.details.costUsd, 0);
+      // Aborted (kill, timeout, health): the adapter stops its agent and answers with what it already
+      // did. Wait a bounded moment for that answer so the attempt keeps its tool calls and spend.
+      const settled = started && attemptCtl.signal.aborted ? await settledWithin(started, deps, ABORT_GRACE_MS) : null;
+      const told = settled?.error instanceof AgentRunError ? settled.error : error;
+      if (settled?.result) {
+        const late = normalizeResult(settled.result);
+        spend(attempt, late.usage, late.costUsd, late.toolCalls.length);
+        state.toolCalls = late.toolCalls;
+      } else if (told instanceof AgentRunError) {
+        const calls = toolCallsOf(told.details.toolCalls);
+        spend(attempt, told.details.usage, told.details.costUsd, calls.length);
+        state.toolCalls = calls;
+      }
       throw error;
     } finally {
       runSignal.removeEventListener("abort", relay);
@@ -204,6 +250,7 @@ export async function runAgentPhase(ctx: RunPhaseContext): Promise<RunPhaseOutco
   ctx.signal?.removeEventListener("abort", relayExternal);
 
   const common = {
+    toolCalls: state.toolCalls,
     attempts: outcome.attempts,
     failures: outcome.failures,
     consumption: state.consumption,

@@ -258,6 +258,45 @@ describe("subscription sign-in and kills, with the real Claude Code", () => {
       await setup.server.close();
     }
   }, 600_000);
+
+  it("a kill mid-turn keeps what the agent did: the killed iteration shows its tool call, tokens and cost", async () => {
+    // One tool call (the CLI runs it), then a turn that streams a word and stalls until the kill.
+    const script: Script = (c) =>
+      c.toolResults.length === 0
+        ? { toolCalls: [{ name: "Bash", input: { command: "echo kept", description: "Say kept" } }] }
+        : { text: "Now I will think for a long while", stall: "hang" };
+    const setup = await setUp(
+      "claude-code-tests",
+      script,
+      (s) => ({ ANTHROPIC_BASE_URL: `http://${hostname()}:${s.port}` }),
+      { ANTHROPIC_API_KEY: "sk-ant-test-key" },
+      // A priced model: a killed run has no result event (Claude's own cost), so its tokens are priced.
+      { model: "claude-sonnet-4-5" },
+    );
+    try {
+      const child = spawnRalph(["run", "-f", "loop.json"], setup.env, setup.folder);
+      // The second main turn is the stalled one: the tool call is done by then.
+      const main = () => setup.server.requests.filter((r) => r.api === "anthropic" && !r.side);
+      await waitFor(
+        async () => main().length,
+        (n) => n >= 2,
+        120_000,
+      );
+      child.kill("SIGINT");
+      expect(await child.exited, child.output()).toBe(EXIT.interrupted);
+      const run = await readRun(setup, { code: EXIT.interrupted, stdout: "", stderr: "" });
+      expect(run.iterations).toHaveLength(1);
+      const [killed] = run.iterations;
+      expect(killed!.status).toBe("interrupted");
+      expect(killed!.toolCalls).toEqual(["Bash"]);
+      expect(killed!.tokensIn).toBeGreaterThan(0);
+      expect(killed!.tokensOut).toBeGreaterThan(0);
+      expect(killed!.costUsd).toBeGreaterThan(0);
+      expect(run.loop.costUsd).toBeCloseTo(killed!.costUsd, 9);
+    } finally {
+      await setup.server.close();
+    }
+  }, 180_000);
 });
 
 describe("the preflight with the real CLIs", () => {
