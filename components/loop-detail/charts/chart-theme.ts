@@ -26,7 +26,11 @@ export const GRID = "#94a3b840";
 // Axis, legend and label text take their slate colour per theme from globals.css (.recharts-* rules).
 export const AXIS = { fontSize: 11 };
 /** Legend: slate text (globals.css) with the series colour as the swatch only. */
-export const LEGEND = { wrapperStyle: { fontSize: 12 } };
+// Recharts places the legend at the chart's left margin with the width between
+// the margins; our charts use negative left margins (to tuck the Y axis in), so
+// the legend started left of the card and its wrapped rows ran past it. Pin it
+// to the chart's own box instead.
+export const LEGEND = { wrapperStyle: { fontSize: 12, left: 0, width: "100%", boxSizing: "border-box" as const } };
 
 export const HEALTH_COLORS: Record<string, string> = {
   healthy: "#10b981",
