@@ -59,6 +59,24 @@ test("summary bar, header alarm, fitted charts, control menu, rich iteration row
   await expect(page.getByTestId("score-per-dollar")).toContainText("per $");
   await expect(page.getByTestId("health-timeline")).toBeVisible();
 
+  // Each chart's legend stays inside its card, on a desktop and on a phone (it started left of the
+  // card, past its edge, where a chart tucks its y axis in with a negative margin).
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const chart of ["score-chart", "cost-chart", "token-chart"]) {
+      const card = page.getByTestId(chart);
+      await card.scrollIntoViewIfNeeded();
+      const legend = card.locator(".recharts-legend-wrapper");
+      await expect(legend).toBeVisible();
+      const [c, l] = [(await card.boundingBox())!, (await legend.boundingBox())!];
+      expect(l.x, `${chart} legend at ${width} px`).toBeGreaterThanOrEqual(c.x);
+      expect(l.x + l.width, `${chart} legend at ${width} px`).toBeLessThanOrEqual(c.x + c.width);
+      expect(l.y + l.height, `${chart} legend at ${width} px`).toBeLessThanOrEqual(c.y + c.height);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+
   // Only valid controls are buttons; the rest are in the menu, with their reasons.
   await expect(toolbar(page).getByRole("button", { name: /^Interrupt/ })).toBeVisible();
   await expect(toolbar(page).getByRole("button", { name: /^Resume/ })).toHaveCount(0);
