@@ -188,7 +188,9 @@ export function forwardScript(forwards: readonly LoopbackForward[]): string {
     const hex = f.port.toString(16).toUpperCase().padStart(4, "0");
     lines.push(
       `socat TCP-LISTEN:${f.port},bind=127.0.0.1,fork,reuseaddr PROXY:"\${__hp%:*}":${f.target}:${f.port},proxyport="\${__hp##*:}",proxyauth="$__auth" </dev/null >/dev/null 2>&1 & ` +
-        `for __i in $(seq 100); do grep -q ":${hex} 00000000:0000 0A" /proc/net/tcp && break; sleep 0.01; done`,
+        // Up to 5 s for the relay to listen: on a loaded machine socat took over the old 1 s, and the
+        // command's first call was refused ("Failed to connect … after 0 ms").
+        `for __i in $(seq 500); do grep -q ":${hex} 00000000:0000 0A" /proc/net/tcp && break; sleep 0.01; done`,
     );
   }
   lines.push("unset __p __auth __hp __i");
