@@ -44,6 +44,8 @@ export async function withBenchApp<T>(
   root: string,
   port: number,
   fn: (app: BenchApp) => Promise<T>,
+  /** Another database for the app (a PostgreSQL URL); the embedded SQLite file by default. */
+  databaseUrl?: string,
 ): Promise<T | null> {
   if (!existsSync(join(root, ".next", "BUILD_ID"))) return null;
   const dataDir = mkdtempSync(join(tmpdir(), "ralph-bench-ui-"));
@@ -58,7 +60,7 @@ export async function withBenchApp<T>(
         // eslint-disable-next-line no-restricted-syntax -- a child server inherits PATH and the like, as in playwright.config.ts
         ...process.env,
         NEXT_TELEMETRY_DISABLED: "1",
-        DATABASE_URL: `file:${join(dataDir, "bench.db")}`,
+        DATABASE_URL: databaseUrl ?? `file:${join(dataDir, "bench.db")}`,
         RALPH_DATA_DIR: dataDir,
         RALPH_WORKSPACE_ROOTS: tmpdir(),
         RALPH_ADMIN_EMAIL: ADMIN.email,
