@@ -7,35 +7,15 @@ import { afterAll, afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
 import { countingAgent, readCalls } from "../../test/worker-process";
-import { tempRoot, testDeps } from "../agents/fixtures/harness";
-import { createPorts } from "../agents/registry";
-import type { Database } from "../db/client";
+import { tempRoot } from "../agents/fixtures/harness";
 import { loopDefinitionSchema } from "../loops/loop-definition";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
 import { LocalDispatcher } from "./local-dispatcher";
-import { DEFAULT_SETTINGS, type JobRuntime } from "./runtime-deps";
-import { systemDeps } from "./system-deps";
+import { startDefinitionRuntime } from "../../test/definition-runtime";
 
 const tmp = tempRoot("ralph-budget-");
 afterAll(() => tmp.cleanup());
 let seq = 0;
-
-function startRuntime(db: Database) {
-  const dispatcher = new LocalDispatcher();
-  const runtime: JobRuntime = {
-    db,
-    dispatcher,
-    engine: systemDeps,
-    ports: (loop) => {
-      const c = loop.config as { agent: unknown; scorers?: unknown[] };
-      return createPorts({ agent: c.agent, scorers: c.scorers ?? [] }, testDeps(tmp.root), loop.id);
-    },
-    settings: { ...DEFAULT_SETTINGS, heartbeatMs: 100 },
-    instanceId: "budget-test",
-  };
-  dispatcher.attach(runtime);
-  return { db, dispatcher, engine: systemDeps };
-}
 
 describeEachProvider("a budget that holds", ({ db }) => {
   const dispatchers: LocalDispatcher[] = [];
@@ -44,7 +24,7 @@ describeEachProvider("a budget that holds", ({ db }) => {
   });
 
   async function run(costs: number[], limits: Record<string, unknown>) {
-    const services = startRuntime(db());
+    const { services } = startDefinitionRuntime(db(), { root: tmp.root, instanceId: "budget-test" });
     dispatchers.push(services.dispatcher);
     const countFile = join(tmp.root, `calls-${process.pid}-${++seq}.log`);
     const agent = countingAgent(countFile, 0);

@@ -7,41 +7,18 @@ import { join } from "node:path";
 import { afterAll, afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
-import { fixture, tempRoot, testDeps } from "../agents/fixtures/harness";
-import { createPorts } from "../agents/registry";
-import type { Database } from "../db/client";
+import { fixture, tempRoot } from "../agents/fixtures/harness";
 import { createLoop } from "../loops/loop-create.service";
 import { requestControl } from "../loops/loop-controls.service";
 import { usageLimitOverview } from "../loops/usage-limits.service";
 import { clearLimitWindow } from "../loops/usage-limit-clear.service";
-import { LocalDispatcher } from "./local-dispatcher";
-import { DEFAULT_SETTINGS, type JobRuntime } from "./runtime-deps";
 import { startSweeper, type Sweeper } from "./sweeper";
-import { systemDeps } from "./system-deps";
+import { startDefinitionRuntime } from "../../test/definition-runtime";
 
 const tmp = tempRoot("ralph-limits-");
 afterAll(() => tmp.cleanup());
 
-function startRuntime(db: Database, instanceId: string) {
-  const dispatcher = new LocalDispatcher();
-  const runtime: JobRuntime = {
-    db,
-    dispatcher,
-    engine: systemDeps,
-    ports: (loop) => {
-      const c = loop.config as { agent: unknown; fallbackAgent?: unknown; scorers?: unknown[] };
-      // Every stored secret resolves: which one names the account, not its value.
-      const deps = testDeps(tmp.root, {}, { secrets: { resolve: async () => "sk-test-account" } });
-      return createPorts({ agent: c.agent, fallbackAgent: c.fallbackAgent, scorers: c.scorers ?? [] }, deps, loop.id);
-    },
-    settings: { ...DEFAULT_SETTINGS, heartbeatMs: 100 },
-    instanceId,
-  };
-  dispatcher.attach(runtime);
-  return { runtime, dispatcher, services: { db, dispatcher, engine: systemDeps } };
-}
-
-type Runtime = ReturnType<typeof startRuntime>;
+type Runtime = ReturnType<typeof startDefinitionRuntime>;
 
 let stateSeq = 0;
 const newStateDir = () => join(tmp.root, `account-${process.pid}-${++stateSeq}`);
@@ -87,7 +64,7 @@ describeEachProvider("usage limits", ({ db }) => {
     for (const r of runtimes.splice(0)) await r.dispatcher.stop();
   });
   const runtime = (id = "rt") => {
-    const r = startRuntime(db(), id);
+    const r = startDefinitionRuntime(db(), { root: tmp.root, instanceId: id, secret: "sk-test-account" });
     runtimes.push(r);
     return r;
   };

@@ -7,18 +7,15 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../db-providers";
 import { asOperator, waitFor } from "../runtime-harness";
-import { tempRoot, testDeps } from "../../server/agents/fixtures/harness";
-import { createPorts } from "../../server/agents/registry";
-import type { Database } from "../../server/db/client";
+import { tempRoot } from "../../server/agents/fixtures/harness";
 import { createLoop } from "../../server/loops/loop-create.service";
 import { requestControl } from "../../server/loops/loop-controls.service";
 import { currentAlarms } from "../../server/loops/loop-alarms.service";
 import { getLiveIteration } from "../../server/loops/live-iteration.service";
 import { LocalDispatcher } from "../../server/jobs/local-dispatcher";
-import { DEFAULT_SETTINGS, type JobRuntime } from "../../server/jobs/runtime-deps";
-import { systemDeps } from "../../server/jobs/system-deps";
 import { startModelServer, type ModelServer, type Turn } from "../model-server/model-server";
 import { stagedCliDir } from "./stage-clis";
+import { startDefinitionRuntime } from "../definition-runtime";
 
 const tmp = tempRoot("ralph-real-slow-");
 afterAll(() => tmp.cleanup());
@@ -35,24 +32,6 @@ const SCALED = SECONDS < 150;
 // One delta a second, each naming its place.
 const words = Array.from({ length: SECONDS }, (_, i) => `w${String(i + 1).padStart(3, "0")}xx `).join("");
 
-function startRuntime(db: Database) {
-  const dispatcher = new LocalDispatcher();
-  const runtime: JobRuntime = {
-    db,
-    dispatcher,
-    engine: systemDeps,
-    ports: (loop) => {
-      const c = loop.config as { agent: unknown; scorers?: unknown[] };
-      const deps = testDeps(tmp.root, {}, { secrets: { resolve: async () => "sk-ant-test-key" } });
-      return createPorts({ agent: c.agent, scorers: c.scorers ?? [] }, deps, loop.id);
-    },
-    settings: { ...DEFAULT_SETTINGS, heartbeatMs: 100 },
-    instanceId: "real-slow",
-  };
-  dispatcher.attach(runtime);
-  return { dispatcher, services: { db, dispatcher, engine: systemDeps } };
-}
-
 describeEachProvider("a long streaming turn with the real Claude Code", ({ db }) => {
   const servers: ModelServer[] = [];
   const dispatchers: LocalDispatcher[] = [];
@@ -64,7 +43,7 @@ describeEachProvider("a long streaming turn with the real Claude Code", ({ db })
   async function start(turn: Turn) {
     const server = await startModelServer({ script: () => turn });
     servers.push(server);
-    const r = startRuntime(db());
+    const r = startDefinitionRuntime(db(), { root: tmp.root, instanceId: "real-slow", secret: "sk-ant-test-key" });
     dispatchers.push(r.dispatcher);
     const { id } = await createLoop(
       r.services,

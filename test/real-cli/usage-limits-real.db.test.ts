@@ -7,17 +7,14 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../db-providers";
 import { asOperator, waitFor } from "../runtime-harness";
-import { tempRoot, testDeps } from "../../server/agents/fixtures/harness";
-import { createPorts } from "../../server/agents/registry";
-import type { Database } from "../../server/db/client";
+import { tempRoot } from "../../server/agents/fixtures/harness";
 import { createLoop } from "../../server/loops/loop-create.service";
 import { usageLimitOverview } from "../../server/loops/usage-limits.service";
 import { clearLimitWindow } from "../../server/loops/usage-limit-clear.service";
 import { LocalDispatcher } from "../../server/jobs/local-dispatcher";
-import { DEFAULT_SETTINGS, type JobRuntime } from "../../server/jobs/runtime-deps";
-import { systemDeps } from "../../server/jobs/system-deps";
 import { anthropicRateLimitHeaders, startModelServer, type ModelServer } from "../model-server/model-server";
 import { stagedCliDir } from "./stage-clis";
+import { startDefinitionRuntime } from "../definition-runtime";
 
 const tmp = tempRoot("ralph-real-limits-");
 afterAll(() => tmp.cleanup());
@@ -50,24 +47,6 @@ function account() {
   return { state, script };
 }
 
-function startRuntime(db: Database) {
-  const dispatcher = new LocalDispatcher();
-  const runtime: JobRuntime = {
-    db,
-    dispatcher,
-    engine: systemDeps,
-    ports: (loop) => {
-      const c = loop.config as { agent: unknown; scorers?: unknown[] };
-      const deps = testDeps(tmp.root, {}, { secrets: { resolve: async () => TOKEN } });
-      return createPorts({ agent: c.agent, scorers: c.scorers ?? [] }, deps, loop.id);
-    },
-    settings: { ...DEFAULT_SETTINGS, heartbeatMs: 100 },
-    instanceId: "real-limits",
-  };
-  dispatcher.attach(runtime);
-  return { dispatcher, services: { db, dispatcher, engine: systemDeps } };
-}
-
 describeEachProvider("usage limits with the real Claude Code (subscription token)", ({ db }) => {
   const servers: ModelServer[] = [];
   const dispatchers: LocalDispatcher[] = [];
@@ -80,7 +59,7 @@ describeEachProvider("usage limits with the real Claude Code (subscription token
     const acct = account();
     const server = await startModelServer({ script: acct.script });
     servers.push(server);
-    const r = startRuntime(db());
+    const r = startDefinitionRuntime(db(), { root: tmp.root, instanceId: "real-limits", secret: TOKEN });
     dispatchers.push(r.dispatcher);
     const agent = {
       kind: "command",
