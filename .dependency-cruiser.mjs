@@ -68,7 +68,7 @@ const LAYERS = [
   ["components", ["lib/(?!trpc/server\\.tsx$)"]],
   ["app", ["components", "lib"]],
   ["instrumentation\\.ts$", ["server/system"]],
-  ["proxy\\.ts$", ["lib/auth", "lib/http", "server/auth", "server/security"]],
+  ["proxy\\.ts$", ["lib/auth", "server/auth", "server/security", "server/request-path\\.ts$"]],
   // Entry points that compose the runtime outside Next (worker, migrations, seeding).
   ["scripts", ["server"]],
   // The `ralph` CLI talks to a server over tRPC; it shares the shared page's pure report model,

@@ -9,7 +9,7 @@
 //   with Retry-After, which the page itself cannot answer (see
 //   server/share/share-admission.ts).
 import { NextResponse, type NextRequest } from "next/server";
-import { hasMalformedEscape, malformedPathResponse } from "@/lib/http/malformed-path";
+import { hasMalformedEscape, malformedPathResponse } from "@/server/request-path";
 import { SESSION_COOKIE } from "@/server/auth/session-cookie";
 import { looksLikeToken } from "@/server/auth/tokens";
 import { isPublicPage, loginPath } from "@/lib/auth/paths";

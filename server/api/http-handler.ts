@@ -8,6 +8,7 @@ import { refuseUnsafeRequest } from "./request-guard";
 import { appRouter } from "./root";
 import { toTRPCError } from "./error-map";
 import { BodyTooLarge, readBodyCapped, tooLargeResponse, TRPC_BODY_LIMIT } from "../request-body";
+import { hasMalformedEscape } from "../request-path";
 
 export const TRPC_ENDPOINT = "/api/trpc";
 /** Seconds a client waits before retrying a 503 (a PostgreSQL restart takes a few). */
@@ -38,14 +39,8 @@ const refusal = (status: number, code: string, message: string) =>
  * in-process test servers, a custom server) so none can become a 500.
  */
 function refuseMalformedPath(req: Request): Response | null {
-  const path = new URL(req.url).pathname;
-  if (!path.includes("%")) return null;
-  try {
-    decodeURIComponent(path);
-    return null;
-  } catch {
-    return refusal(400, "BAD_REQUEST", "The address has a malformed percent-escape");
-  }
+  if (!hasMalformedEscape(new URL(req.url).pathname)) return null;
+  return refusal(400, "BAD_REQUEST", "The address has a malformed percent-escape");
 }
 
 function refuseBatch(req: Request): Response | null {

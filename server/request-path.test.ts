@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasMalformedEscape } from "./malformed-path";
+import { hasMalformedEscape } from "./request-path";
 
 describe("hasMalformedEscape", () => {
   it.each([
