@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { foldAlarmRaised, foldIterationFinished, iterationSummaryOf, type LoopDetail } from "./loop-detail-fold";
+import {
+  foldAlarmRaised,
+  foldControlEvent,
+  foldIterationFinished,
+  iterationSummaryOf,
+  type LoopDetail,
+} from "./loop-detail-fold";
 
 const point = (number: number, attempt = 1) => ({
   loopId: "L",
@@ -179,5 +185,57 @@ describe("foldAlarmRaised", () => {
     expect(foldAlarmRaised(old, raised({ alarm: "runaway", detail: "x", action: "pause" }))).toBe(old);
     expect(foldAlarmRaised(old, raised({ ...runaway, action: "explode" }))).toBe(old);
     expect(foldAlarmRaised(undefined, raised(runaway))).toBeUndefined();
+  });
+});
+
+describe("foldControlEvent", () => {
+  const running = () =>
+    ({
+      ...detail(3),
+      loop: { ...detail(3).loop, displayStatus: "running" },
+      pendingControls: [],
+    }) as unknown as LoopDetail;
+  const event = (type: string, payload: Record<string, unknown>) => ({
+    type,
+    actor: "ops@example.com",
+    reason: "too slow",
+    createdAt: new Date(5_000),
+    payload,
+  });
+  const stored = (requestId: string, command: string, displayStatus = "running") =>
+    event("control_requested", { requestId, command, outcome: "stored", displayStatus });
+
+  it("shows a stored request as pending, with the status it makes, from its event alone", () => {
+    const old = running();
+    const next = foldControlEvent(old, stored("r1", "kill", "interrupting"))!;
+    expect(next.pendingControls).toEqual([
+      { id: "r1", kind: "kill", actor: "ops@example.com", reason: "too slow", createdAt: new Date(5_000) },
+    ]);
+    expect(next.loop.displayStatus).toBe("interrupting");
+    expect(next.loop.status).toBe("running");
+    expect(old.pendingControls).toEqual([]);
+  });
+
+  it("takes a request off once it is answered, applied or rejected", () => {
+    const both = foldControlEvent(foldControlEvent(running(), stored("r1", "nudge")), stored("r2", "kill"))!;
+    const applied = foldControlEvent(both, event("control_applied", { requestId: "r1", command: "nudge" }))!;
+    expect(applied.pendingControls.map((c) => c.id)).toEqual(["r2"]);
+    const rejected = foldControlEvent(applied, event("control_rejected", { requestId: "r2", command: "kill" }))!;
+    expect(rejected.pendingControls).toEqual([]);
+  });
+
+  it("changes nothing for a replay, an applied-at-once request, or a malformed event", () => {
+    const once = foldControlEvent(running(), stored("r1", "nudge"))!;
+    expect(foldControlEvent(once, stored("r1", "nudge"))).toBe(once);
+    const old = running();
+    expect(
+      foldControlEvent(old, event("control_requested", { requestId: "r3", command: "nudge", outcome: "applied" })),
+    ).toBe(old);
+    expect(foldControlEvent(old, event("control_applied", { requestId: "r9", command: "nudge" }))).toBe(old);
+    expect(foldControlEvent(old, event("control_requested", { command: "nudge", outcome: "stored" }))).toBe(old);
+    expect(foldControlEvent(old, event("control_requested", { requestId: 4, outcome: "stored" }))).toBe(old);
+    expect(foldControlEvent(undefined, stored("r1", "nudge"))).toBeUndefined();
+    // An unknown status is not shown; the request still is.
+    expect(foldControlEvent(old, stored("r1", "kill", "exploding"))!.loop.displayStatus).toBe("running");
   });
 });

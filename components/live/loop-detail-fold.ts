@@ -5,7 +5,7 @@
 // replayed event changes nothing, and a gap (an event missed, the cache older
 // than the stream) asks for a refetch instead of guessing.
 import type { RouterOutputs } from "@/components/shared/api-types";
-import { isHealth, type HealthName } from "@/components/shared/vocabulary";
+import { isHealth, isLoopStatus, type HealthName } from "@/components/shared/vocabulary";
 
 export type LoopDetail = RouterOutputs["loops"]["byId"];
 type Point = LoopDetail["series"][number];
@@ -129,4 +129,44 @@ export function foldAlarmRaised(
   if (typeof detail !== "string" || (action !== "alert" && action !== "pause")) return old;
   const raised = { kind: alarm as LoopDetail["alarms"][number]["kind"], title, detail, action } as const;
   return { ...old, alarms: [...old.alarms.filter((a) => a.kind !== raised.kind), raised] };
+}
+
+type PendingControl = LoopDetail["pendingControls"][number];
+const CONTROL_OUTCOMES = new Set(["control_applied", "control_rejected"]);
+
+/**
+ * A control request as every tab sees it, from its event alone: a stored
+ * request (control_requested, outcome "stored") joins the pending list, with
+ * the status the server says it makes ("interrupting" while a kill waits for
+ * the agent); its answer (control_applied / control_rejected) takes it off.
+ * The tab that sent it learns this from its own mutation; any other tab only
+ * from the stream, and a refetch alone comes a round trip later. The refetch
+ * that follows still corrects anything else the request changed.
+ */
+export function foldControlEvent(
+  old: LoopDetail | undefined,
+  event: { type: string; actor: string; reason: string | null; createdAt: Date | string; payload: unknown },
+): LoopDetail | undefined {
+  const p = event.payload;
+  if (!old || !isObj(p) || typeof p.requestId !== "string") return old;
+  const requestId = p.requestId;
+  if (CONTROL_OUTCOMES.has(event.type)) {
+    if (!old.pendingControls.some((c) => c.id === requestId)) return old;
+    return { ...old, pendingControls: old.pendingControls.filter((c) => c.id !== requestId) };
+  }
+  if (event.type !== "control_requested" || p.outcome !== "stored" || typeof p.command !== "string") return old;
+  if (old.pendingControls.some((c) => c.id === requestId)) return old;
+  const pending: PendingControl = {
+    id: requestId,
+    kind: p.command,
+    actor: event.actor,
+    reason: event.reason,
+    createdAt: new Date(event.createdAt),
+  };
+  const shown = isLoopStatus(p.displayStatus) ? p.displayStatus : old.loop.displayStatus;
+  return {
+    ...old,
+    loop: { ...old.loop, displayStatus: shown },
+    pendingControls: [...old.pendingControls, pending],
+  };
 }

@@ -27,3 +27,6 @@ export type ControlName = keyof typeof ACTION_OF;
 
 export const availabilityOf = (detail: Pick<LoopDetail, "availability">, name: ControlName): Availability =>
   detail.availability[ACTION_OF[name]];
+
+/** The kind a pending request of this control has in `loops.byId`'s `pendingControls`. */
+export const requestKindOf = (name: ControlName): string => ACTION_OF[name];

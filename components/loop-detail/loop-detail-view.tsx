@@ -26,7 +26,7 @@ import { LiveIterationPanel } from "@/components/live-iteration/live-iteration-p
 import { LiveIterationCache, notLiveRow } from "@/components/live-iteration/live-cache";
 import { isLoopStatus } from "@/components/loops/format";
 import { LIVE_EVENT_TYPE } from "@/components/live-iteration/live-fold";
-import { foldAlarmRaised, foldIterationFinished } from "@/components/live/loop-detail-fold";
+import { foldAlarmRaised, foldControlEvent, foldIterationFinished } from "@/components/live/loop-detail-fold";
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
 import { QuestionPanel } from "./question-panel";
@@ -37,6 +37,8 @@ import { ConfirmShortcutDialog } from "./confirm-shortcut-dialog";
 import { useShortcutsEnabled } from "@/components/shared/shortcut-setting";
 import { useControls } from "./use-controls";
 
+/** A request stored or answered: every tab shows it pending (or not) from the event (loop-detail-fold.ts). */
+const CONTROL_EVENTS = new Set(["control_requested", "control_applied", "control_rejected"]);
 const ITERATION_EVENTS = new Set(["iteration_finished", "halted", "checkpoint_created"]);
 /**
  * Steps inside an iteration that change nothing the loop's own query shows
@@ -102,6 +104,9 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
       if (e.type === "alarm_raised") {
         queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) => foldAlarmRaised(old, e));
       }
+      if (CONTROL_EVENTS.has(e.type)) {
+        queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) => foldControlEvent(old, e));
+      }
       if (e.type === "iteration_finished") {
         queryClient.setQueryData(trpc.loops.byId.queryKey({ id }), (old) => {
           const fold = foldIterationFinished(old, e);
@@ -160,9 +165,10 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
   const series = data?.series;
   const markers = data?.markers;
   const handoffs = useSameMap(useMemo(() => handoffTriggers(series ?? [], markers ?? []), [series, markers]));
-  const pendingKey = data?.pendingControls.map((c) => c.id).join("\n") ?? "";
-  const pendingIds = useMemo(() => (pendingKey ? pendingKey.split("\n") : []), [pendingKey]);
-  const controls = useControls(id, pendingIds);
+  // The kinds of the loop's pending requests, whichever tab sent them.
+  const pendingKey = data?.pendingControls.map((c) => c.kind).join("\n") ?? "";
+  const pendingKinds = useMemo(() => (pendingKey ? pendingKey.split("\n") : []), [pendingKey]);
+  const controls = useControls(id, pendingKinds);
   const onHelp = useCallback(() => setDialog("help"), []);
   // The server decides what is allowed (state and role); until it answered, nothing is.
   // On `availability` alone (kept identical across refetches), so the controls redraw only when it changes.

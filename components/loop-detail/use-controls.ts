@@ -2,14 +2,15 @@
 // Sending operator controls and showing each one as pending until the
 // runtime has applied it: a control is pending while its request is in
 // flight (mutation plus the refetch that follows) and then for as long as the
-// loop still lists it among its pending controls.
+// loop lists a request of its kind among its pending controls, whichever tab
+// (or CLI) sent it: every tab shows the same pending state.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useMemo, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { toast } from "@/components/ui/toast";
-import type { ControlName } from "./control-names";
+import { requestKindOf, type ControlName } from "./control-names";
 
 export interface ControlInput {
   reason?: string;
@@ -35,15 +36,15 @@ const DONE: Partial<Record<ControlName, string>> = {
   start: "Loop started",
 };
 
-type Sent = { requestId: string | null; forkId?: string };
+type Sent = { forkId?: string };
 
-export function useControls(loopId: string, pendingIds: string[]) {
+/** `pendingKinds`: the kinds of the loop's pending requests (`loops.byId`'s `pendingControls`). */
+export function useControls(loopId: string, pendingKinds: string[]) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const router = useRouter();
   const [inFlight, setInFlight] = useState<Partial<Record<ControlName, boolean>>>({});
-  const [stored, setStored] = useState<Partial<Record<ControlName, string>>>({});
 
   // One mutation for every control; several may be in flight at once, so
   // pending state is kept per control rather than read from the mutation.
@@ -54,40 +55,38 @@ export function useControls(loopId: string, pendingIds: string[]) {
       const comment = input.comment?.trim() ? { comment: input.comment.trim() } : {};
       switch (name) {
         case "share":
-          return { requestId: null };
+          return {};
         case "start":
           await c.start.mutate(base);
-          return { requestId: null };
+          return {};
         case "fork": {
           const once = input.requestId ? { requestId: input.requestId } : {};
           const fork = await c.fork.mutate({ ...base, iteration: input.iteration ?? 0, start: true, ...once });
-          return { requestId: null, forkId: fork.id };
+          return { forkId: fork.id };
         }
         default: {
-          const outcome =
-            name === "nudge"
-              ? await c.nudge.mutate({ ...base, message: input.message ?? "" })
-              : name === "approve" || name === "reject"
-                ? await c[name].mutate({ ...base, ...comment })
-                : name === "requestChanges"
-                  ? await c.requestChanges.mutate({ ...base, comment: input.comment ?? "" })
-                  : name === "updateLimits"
-                    ? await c.updateLimits.mutate({ ...base, patch: input.patch ?? {} })
-                    : await c[name].mutate(base);
-          // "applied" took effect already; "stored" stays pending until the runtime applies it.
-          return { requestId: outcome.outcome === "stored" ? outcome.requestId : null };
+          // "applied" took effect already; "stored" stays pending while the loop lists it.
+          await (name === "nudge"
+            ? c.nudge.mutate({ ...base, message: input.message ?? "" })
+            : name === "approve" || name === "reject"
+              ? c[name].mutate({ ...base, ...comment })
+              : name === "requestChanges"
+                ? c.requestChanges.mutate({ ...base, comment: input.comment ?? "" })
+                : name === "updateLimits"
+                  ? c.updateLimits.mutate({ ...base, patch: input.patch ?? {} })
+                  : c[name].mutate(base));
+          return {};
         }
       }
     },
     onMutate: ({ name }) => setInFlight((s) => ({ ...s, [name]: true })),
-    onSuccess: async ({ requestId, forkId }, { name, input }) => {
+    onSuccess: async ({ forkId }, { name, input }) => {
       if (forkId) {
         toast(`Forked from iteration ${input.iteration}`, "success");
         router.push(`/loops/${forkId}`);
         return;
       }
       if (name === "share") return;
-      if (requestId) setStored((s) => ({ ...s, [name]: requestId }));
       toast(DONE[name] ?? "Done", "success");
       // Refetch before the button stops spinning, so "pending" hands over to the loop's own list.
       await queryClient.invalidateQueries(trpc.loops.byId.queryFilter({ id: loopId }));
@@ -108,10 +107,10 @@ export function useControls(loopId: string, pendingIds: string[]) {
     [mutateAsync],
   );
 
-  const pendingKey = pendingIds.join("\n");
+  const pendingKey = pendingKinds.join("\n");
   const isPending = useCallback(
-    (name: ControlName) => !!inFlight[name] || (!!stored[name] && pendingKey.split("\n").includes(stored[name]!)),
-    [inFlight, stored, pendingKey],
+    (name: ControlName) => !!inFlight[name] || pendingKey.split("\n").includes(requestKindOf(name)),
+    [inFlight, pendingKey],
   );
   return useMemo(() => ({ send, isPending }), [send, isPending]);
 }

@@ -154,7 +154,18 @@ describeEachProvider("controls, exactly once", ({ db }) => {
       () => loopRow(id),
       (l) => l.inflightIteration === 1,
     );
-    expect(await send(id, { kind: "kill" })).toMatchObject({ outcome: "stored" });
+    const kill = await send(id, { kind: "kill" });
+    expect(kill).toMatchObject({ outcome: "stored" });
+    // Its event tells every tab what to show at once: the request pending, and the loop "interrupting".
+    const requested = await db().prisma.loopEvent.findFirstOrThrow({
+      where: { loopId: id, type: "control_requested" },
+    });
+    expect(requested.payload).toMatchObject({
+      requestId: kill.requestId,
+      command: "kill",
+      outcome: "stored",
+      displayStatus: "interrupting",
+    });
     const paused = await statusIs(id, "paused", "stopped");
     expect(paused).toMatchObject({ status: "paused", stopType: null, iteration: 1 });
     const rows = await db().prisma.iteration.findMany({ where: { loopId: id } });

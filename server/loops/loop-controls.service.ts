@@ -22,7 +22,7 @@ import { commitStep, StaleLoopError } from "../db/loop-steps.repo";
 import { conflict, invalidInput, notFound } from "../errors";
 import { notifyEventsWritten } from "../events/event-wakeups";
 import { planControl, type ControlPlan } from "./control-plan";
-import { CONTROL_LABELS, isTerminal } from "./control-rules";
+import { CONTROL_LABELS, displayStatus, isTerminal } from "./control-rules";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
 import { readStoredCheckpoint, type StoredSnapshot } from "./loop-snapshot";
 import { checkpointRow, decidedApprovals, eventRows, loopPatch, nextRunAtFor, openApproval } from "./step-rows";
@@ -146,7 +146,13 @@ export async function requestControl(
           loopId,
           loop.leaseOwner ? "leased" : { version: loop.version },
           row,
-          audit("control_requested", reason, { outcome: "stored", note: "waiting for the runtime's next safe point" }),
+          // What every open tab shows from this event alone, without a refetch: the request
+          // as pending, and the status it makes ("interrupting" while a kill waits).
+          audit("control_requested", reason, {
+            outcome: "stored",
+            note: "waiting for the runtime's next safe point",
+            displayStatus: displayStatus({ status: loop.status, pendingKinds: [...target.pendingKinds, command.kind] }),
+          }),
         );
         if (!stored) continue;
         void notifyEventsWritten(svc.db);
