@@ -28,7 +28,16 @@ export interface StreamEventsOptions {
 export const STREAM_DEFAULTS = {
   pollIntervalMs: 1_000,
   minPollIntervalMs: 15,
-  postgresGapGraceMs: 500,
+  /**
+   * Only for the moment between a transaction drawing an id and getting the
+   * transaction id the frontier's snapshot check then waits on (within one
+   * INSERT); a hole filled by a commit is released by that commit's wake-up.
+   * A permanent hole (a rollback, a live row deleted before it was read: each
+   * iteration's end deletes its live rows) holds every stream this long, and
+   * at 500 ms it held a control's change in another tab for half a second
+   * (issue 31's bench); 100 ms still covers a descheduled writer.
+   */
+  postgresGapGraceMs: 100,
   gapMaxHoldMs: 10_000,
   batchSize: 500,
 } as const;
