@@ -91,7 +91,8 @@ async function startServer(root: string, port: number, bin: string, env: Record<
     },
   );
   const exited = new Promise((r) => server.once("exit", r));
-  const api = await request.newContext();
+  // A loaded machine's first calls (a cold server compiling its routes) can pass Playwright's 30 s default.
+  const api = await request.newContext({ timeout: 180_000 });
   const base = `http://127.0.0.1:${port}`;
   await until(async () => (await api.get(`${base}/api/health`)).ok(), 120_000, "the app to start");
   await call(api, base, "auth.signIn", ADMIN);
