@@ -22,6 +22,8 @@ import { percentile } from "./runtime-bench";
 const FAKE_CLAUDE = `#!/bin/bash
 # A fake \`claude\` that answers at once, for the bench only (see bench/defaults-gap.ts): it stamps
 # its start and end to STAMP_FILE and prints the stream-json events \`claude -p\` ends with.
+# \`--version\` answers as the verified CLI does: the loop's preflight asks it, inside the sandbox.
+if [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi
 printf 's %s\\n' "$EPOCHREALTIME" >>"$STAMP_FILE"
 cat >/dev/null
 echo '{"type":"system","subtype":"init","session_id":"bench","tools":[],"model":"claude-bench"}'
