@@ -22,6 +22,8 @@ import { percentile } from "./runtime-bench";
 const FAKE_CLAUDE = `#!/bin/bash
 # A fake \`claude\` that answers at once, for the bench only (see bench/defaults-gap.ts): it stamps
 # its start and end to STAMP_FILE and prints the stream-json events \`claude -p\` ends with.
+# \`--version\` answers as the verified CLI does: the loop's preflight asks it, inside the sandbox.
+if [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi
 printf 's %s\\n' "$EPOCHREALTIME" >>"$STAMP_FILE"
 cat >/dev/null
 echo '{"type":"system","subtype":"init","session_id":"bench","tools":[],"model":"claude-bench"}'
@@ -91,7 +93,8 @@ async function startServer(root: string, port: number, bin: string, env: Record<
     },
   );
   const exited = new Promise((r) => server.once("exit", r));
-  const api = await request.newContext();
+  // A loaded machine's first calls (a cold server compiling its routes) can pass Playwright's 30 s default.
+  const api = await request.newContext({ timeout: 180_000 });
   const base = `http://127.0.0.1:${port}`;
   await until(async () => (await api.get(`${base}/api/health`)).ok(), 120_000, "the app to start");
   await call(api, base, "auth.signIn", ADMIN);

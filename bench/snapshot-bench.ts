@@ -7,7 +7,7 @@
 // and <= 1.5x `git status`. Also the first worktree's creation time (< 2 s).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { loopGitWorkspace } from "../server/agents/git/loop-workspace";
 import { inheritedEnv } from "../server/env";
 import { collectOutput } from "../server/agents/spawner";
@@ -16,6 +16,7 @@ import { percentile } from "./runtime-bench";
 
 export interface SnapshotCost {
   files: number;
+  folders: number;
   changed: number;
   p50: number;
   p95: number;
@@ -35,12 +36,18 @@ async function plainStatus(dir: string) {
   if (run.code !== 0) throw new Error(`git status failed: ${run.stderr}`);
 }
 
-export async function measureSnapshotCost(samples: number, files = 10_000, changed = 10): Promise<SnapshotCost> {
+export async function measureSnapshotCost(
+  samples: number,
+  files = 10_000,
+  changed = 10,
+  /** Folders the files are spread over (default: about 12 files a folder, bench/real-repo.ts). */
+  folders?: number,
+): Promise<SnapshotCost> {
   const root = mkdtempSync(join(tmpdir(), "ralph-snapshot-bench-"));
   // The loop's worktree lives under the data directory, outside the user's checkout.
   const data = mkdtempSync(join(tmpdir(), "ralph-snapshot-bench-data-"));
   try {
-    const repo = makeRealShapedRepo(join(root, "repo"), { files });
+    const repo = makeRealShapedRepo(join(root, "repo"), { files, ...(folders ? { folders } : {}) });
     const loopId = "0192f3a4-5b6c-7d8e-9f00-000000bench0";
     const ws = loopGitWorkspace({
       source: () => repo.dir,
@@ -75,6 +82,7 @@ export async function measureSnapshotCost(samples: number, files = 10_000, chang
     }
     return {
       files,
+      folders: new Set(repo.tracked.map((p) => dirname(p))).size,
       changed,
       p50: percentile(times, 50),
       p95: percentile(times, 95),

@@ -27,13 +27,3 @@ export function capDiff(text: string, maxBytes = DIFF_CAP_BYTES): CappedDiff {
   const kept = cut >= 0 ? head.slice(0, cut + 1) : "";
   return { text: `${kept}… [diff cut at ${maxBytes} bytes of ${bytes}]\n`, truncated: true };
 }
-
-/** The diff of one iteration (parent to snapshot), capped; a diff too big to even read is named, not lost. */
-export async function iterationDiff(dir: string, from: string, to: string, maxBytes = DIFF_CAP_BYTES) {
-  try {
-    return capDiff(await diffPatch(dir, from, to), maxBytes);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { text: `… [diff not stored: ${why}]\n`, truncated: true };
-  }
-}

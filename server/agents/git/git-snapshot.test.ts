@@ -1,9 +1,19 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseRawNumstat, snapshotIteration, workingTreeChanges } from "./git-snapshot";
+import { diffPatch } from "./git-diff";
+import { filesAndPatch, parseRawNumstat, snapshotIteration, workingTreeChanges } from "./git-snapshot";
 
 const root = mkdtempSync(join(tmpdir(), "ralph-git-snap-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -72,6 +82,9 @@ describe("per-iteration snapshot: only what changed is staged", () => {
     expect(byPath["[weird] *name?.md"]).toMatchObject({ status: "added" });
     expect(Object.keys(byPath)).not.toContain("build/out/bundle.js");
     expect(Object.keys(byPath)).not.toContain("newpkg/debug.log");
+    // The patch comes from the same git process as the file list: it is the unified diff `git diff` gives.
+    expect(snap.patch).toBe(await diffPatch(dir, snap.parentSha, snap.sha));
+    expect(snap.patch).toContain("rename from moved.txt");
   });
 
   it("files alone (no new folder) are staged by update-index, to the same tree", async () => {
@@ -124,5 +137,27 @@ describe("per-iteration snapshot: only what changed is staged", () => {
       { path: "c.txt", status: "renamed", from: "b.txt", insertions: 0, deletions: 0, binary: false },
       { path: "img.png", status: "added", insertions: 0, deletions: 0, binary: true },
     ]);
+  });
+
+  it("reads the patch after the records, and a rename, a mode change and a binary file in one diff", async () => {
+    const dir = repo();
+    writeFileSync(join(dir, "img.bin"), Buffer.from([0, 1, 2]));
+    sh(dir, ["add", "-A"]);
+    sh(dir, ["commit", "-q", "-m", "binary"]);
+    const parent = sh(dir, ["rev-parse", "HEAD"]);
+    sh(dir, ["mv", "moved.txt", "renamed.txt"]);
+    chmodSync(join(dir, "src", "a.ts"), 0o755);
+    writeFileSync(join(dir, "img.bin"), Buffer.from([0, 3]));
+    writeFileSync(join(dir, 'with\ttab "é".txt'), "odd name\n");
+    const snap = await snapshotIteration(dir, "loop", 1);
+    const both = await filesAndPatch(dir, parent, snap.sha);
+    expect(both.patch).toBe(await diffPatch(dir, parent, snap.sha));
+    expect(both.files).toEqual(snap.files);
+    expect(Object.fromEntries(snap.files.map((f) => [f.path, [f.status, f.binary]]))).toEqual({
+      "renamed.txt": ["renamed", false],
+      "src/a.ts": ["modified", false],
+      "img.bin": ["modified", true],
+      'with\ttab "é".txt': ["added", false],
+    });
   });
 });

@@ -110,34 +110,83 @@ async function stage(dir: string, changes: TreeChanges): Promise<void> {
 
 const STATUS: Record<string, FileChange["status"]> = { A: "added", M: "modified", D: "deleted", R: "renamed" };
 
-/** Parses `git diff --raw --numstat -z -M` into files with +/- (binary files count 0/0 and say so). */
+/**
+ * Parses `git diff --raw --numstat -z -M` into files with +/- (binary files count 0/0 and say so).
+ * With `-p` too, the unified diff follows the records after one empty field: `patch` is it ("" without).
+ */
 export function parseRawNumstat(out: string): FileChange[] {
-  const parts = out.split("\0");
+  return parseDiffRecords(out).files;
+}
+
+function parseDiffRecords(out: string): { files: FileChange[]; patch: string } {
+  let at = 0;
+  // The next NUL-terminated field (the rest of the output when none is left).
+  const field = () => {
+    const end = out.indexOf("\0", at);
+    const value = out.slice(at, end < 0 ? out.length : end);
+    at = end < 0 ? out.length : end + 1;
+    return value;
+  };
   const files: FileChange[] = [];
-  const counts = new Map<string, { ins: number; del: number; binary: boolean }>();
-  let i = 0;
   // Raw records first: ":<modes> <shas> <status>" then the path, or two for renames and copies.
-  while (i < parts.length && parts[i]!.startsWith(":")) {
-    const code = parts[i]!.split(" ").pop()!.charAt(0);
+  while (out.startsWith(":", at)) {
+    const code = field().split(" ").pop()!.charAt(0);
     const status = STATUS[code] ?? "modified";
-    const from = code === "R" || code === "C" ? parts[++i] : undefined;
-    const path = parts[++i] ?? "";
+    const from = code === "R" || code === "C" ? field() : undefined;
+    const path = field();
     files.push({ path, status, ...(from ? { from } : {}), insertions: 0, deletions: 0, binary: false });
-    i++;
   }
-  // Then numstat: "ins\tdel\tpath", or "ins\tdel\t" followed by the old and new paths for a rename.
-  for (; i < parts.length; i++) {
-    const head = parts[i];
-    if (!head) continue;
-    const [ins = "", del = "", path = ""] = head.split("\t");
-    const target = path === "" ? (parts[(i += 2)] ?? "") : path;
+  // Then one numstat record per file, in the same order: "ins\tdel\tpath", or "ins\tdel\t" then old and new paths.
+  const counts = new Map<string, { ins: number; del: number; binary: boolean }>();
+  for (let n = 0; n < files.length && at < out.length; n++) {
+    const [ins = "", del = "", path = ""] = field().split("\t");
+    let target = path;
+    if (path === "") {
+      field();
+      target = field();
+    }
     counts.set(target, { ins: Number(ins) || 0, del: Number(del) || 0, binary: ins === "-" });
   }
   for (const f of files) {
     const c = counts.get(f.path);
     if (c) Object.assign(f, { insertions: c.ins, deletions: c.del, binary: c.binary });
   }
-  return files;
+  // The patch (a text diff holds no NUL: git calls such a file binary) after its separating empty field.
+  const patch = out.startsWith("\0", at) ? out.slice(at + 1) : "";
+  return { files, patch };
+}
+
+/**
+ * The files changed between two trees, with +/-, and the unified diff, from one git process
+ * (each spawn is a large part of a small snapshot). A diff too large to read (past the output cap)
+ * gives the files from a patch-less diff and `patch: null` with the reason.
+ */
+export async function filesAndPatch(
+  dir: string,
+  from: string,
+  to: string,
+): Promise<{ files: FileChange[]; patch: string | null; error?: string }> {
+  try {
+    const out = await git(dir, [
+      "diff",
+      "--no-color",
+      "--no-ext-diff",
+      "--raw",
+      "--numstat",
+      "-p",
+      "-M",
+      "-z",
+      from,
+      to,
+    ]);
+    return parseDiffRecords(out);
+  } catch (error) {
+    return {
+      files: await changesBetween(dir, from, to),
+      patch: null,
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
 }
 
 /** Files changed between two commits or trees, with +/- per file. */
@@ -145,23 +194,31 @@ export async function changesBetween(dir: string, from: string, to: string): Pro
   return parseRawNumstat(await git(dir, ["diff", "--raw", "--numstat", "-M", "-z", from, to]));
 }
 
+/** A snapshot as the iteration records it, with its unified diff (null: too large to read, `patchError` says why). */
+export interface TakenSnapshot<T> extends Snapshot {
+  patch: string;
+  patchError?: string;
+  alongside?: T;
+}
+
 /**
  * Commits the whole working tree to the loop branch after the agent ran (before any check); an unchanged tree is HEAD.
- * `alongside(parent, tree)` starts as soon as the tree is written, while the commit is made (diffs need only the tree).
+ * The diff (files, +/- and patch, one process) and `alongside(parent, tree)` start as soon as the tree is
+ * written, while the commit is made: they need only the tree.
  */
 export async function snapshotIteration<T = undefined>(
   dir: string,
   loopId: string,
   iteration: number,
   alongside?: (parentSha: string, tree: string) => Promise<T>,
-): Promise<Snapshot & { alongside?: T }> {
+): Promise<TakenSnapshot<T>> {
   const changes = await workingTreeChanges(dir);
   // Nothing changed since HEAD: the iteration's snapshot is HEAD itself. No
   // commit and no diffs, which would be empty: each git process is a spawn,
   // a large part of an instant iteration's overhead.
   if (changes.clean && changes.head) {
     const head = changes.head;
-    return { sha: head, parentSha: head, files: [], insertions: 0, deletions: 0 };
+    return { sha: head, parentSha: head, files: [], insertions: 0, deletions: 0, patch: "" };
   }
   const parentSha = changes.head ?? (await git(dir, ["rev-parse", "HEAD"])).trim();
   await stage(dir, changes);
@@ -173,17 +230,20 @@ export async function snapshotIteration<T = undefined>(
     await git(dir, ["update-ref", "-m", message.slice(0, 200), "HEAD", sha, parentSha]);
     return sha;
   })();
-  const [sha, files, extra] = await Promise.all([
+  const [sha, diff, extra] = await Promise.all([
     commit,
-    changesBetween(dir, parentSha, tree),
+    filesAndPatch(dir, parentSha, tree),
     alongside ? alongside(parentSha, tree) : Promise.resolve(undefined),
   ]);
+  const { files } = diff;
   return {
     sha,
     parentSha,
     files,
     insertions: files.reduce((n, f) => n + f.insertions, 0),
     deletions: files.reduce((n, f) => n + f.deletions, 0),
+    patch: diff.patch ?? "",
+    ...(diff.patch === null ? { patchError: diff.error ?? "the diff could not be read" } : {}),
     ...(alongside ? { alongside: extra as T } : {}),
   };
 }

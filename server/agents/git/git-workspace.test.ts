@@ -84,6 +84,10 @@ describe("git workspaces", () => {
     expect(sh(repo, "rev-parse", "HEAD")).toBe(headBefore);
     expect(sh(repo, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
     expect(readFileSync(join(repo, "sum.js"), "utf8")).toBe("// user's uncommitted edit\n");
+    // The loop's own index is version 4 (half the bytes each snapshot reads and writes); the user's keeps its version.
+    const indexVersion = (file: string) => readFileSync(file).readUInt32BE(4);
+    expect(indexVersion(join(sh(a.dir, "rev-parse", "--absolute-git-dir"), "index"))).toBe(4);
+    expect(indexVersion(join(repo, ".git", "index"))).toBe(2);
     // Idempotent: the same loop finds its worktree again.
     const again = await prepareWorkspace({
       loopId: loopId("aaaaaaaa"),
@@ -233,7 +237,7 @@ describe("git workspaces", () => {
     mkdirSync(join(ws.dir, "node_modules"));
     writeFileSync(join(ws.dir, "node_modules", "x.js"), "ignored\n");
     const same = await snapshotIteration(ws.dir, id, 1);
-    expect(same).toEqual({ sha: head, parentSha: head, files: [], insertions: 0, deletions: 0 });
+    expect(same).toEqual({ sha: head, parentSha: head, files: [], insertions: 0, deletions: 0, patch: "" });
     expect(sh(ws.dir, "rev-parse", "HEAD")).toBe(head);
     mkdirSync(join(ws.dir, "deep", "er"), { recursive: true });
     writeFileSync(join(ws.dir, "deep", "er", "new.txt"), "new\n");

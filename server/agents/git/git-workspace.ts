@@ -81,6 +81,9 @@ async function refSha(dir: string, ref: string): Promise<string | null> {
   return out.trim() === "" ? null : out.trim();
 }
 
+/** Applies only where git creates an index file; an existing one (the user's, in place) keeps its version. */
+const NEW_INDEX_V4 = ["-c", "index.version=4"];
+
 /**
  * Commits everything (untracked included, .gitignore respected); returns the new sha.
  * Plumbing rather than `git commit`: the index `add` just refreshed is written
@@ -89,7 +92,8 @@ async function refSha(dir: string, ref: string): Promise<string | null> {
  */
 async function commitAll(dir: string, message: string, parent?: string | null): Promise<string> {
   const head = parent === undefined ? await refSha(dir, "HEAD") : parent;
-  await git(dir, ["add", "--all", "--", "."]);
+  // A loop's own new repository starts with a version 4 index (an existing index keeps its version).
+  await git(dir, [...NEW_INDEX_V4, "add", "--all", "--", "."]);
   const tree = (await git(dir, ["write-tree"])).trim();
   const sha = (await git(dir, ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
   // An unborn branch has no old value to check against; the empty string says "must not exist yet".
@@ -147,7 +151,10 @@ export async function prepareWorkspace(opts: {
       const start = opts.startAt ?? "HEAD";
       // Starts from HEAD: uncommitted changes in the user's checkout stay there (documented in the form).
       const hasBranch = (await refSha(top, `refs/heads/${branch}`)) !== null;
-      await git(top, hasBranch ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, start]);
+      // Its index in version 4 (paths prefix-compressed, about half the bytes): every snapshot reads and writes
+      // the whole index three times (status, update-index, write-tree), so its size is a large part of their cost.
+      const add = hasBranch ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, start];
+      await git(top, [...NEW_INDEX_V4, ...add]);
     }
     // The worktree's admin folder lives in the user's repository, outside the workspace.
     const common = (await git(top, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim();

@@ -7,7 +7,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { git } from "./git-cli";
-import { diffPatch, iterationDiff, type CappedDiff } from "./git-diff";
+import { capDiff, diffPatch, type CappedDiff } from "./git-diff";
 import { workspaceFolder } from "./workspace-subfolder";
 import {
   baselineRef,
@@ -133,23 +133,21 @@ export function loopGitWorkspace(opts: {
       const ws = await prepare(loopId);
       gitLinkSeen.set(loopId, gitLinkPending.get(loopId) ?? []);
       gitLinkPending.delete(loopId);
-      // The tamper check depends only on the tree: the same commit as last time gives the same files.
+      // The tamper check depends only on the tree: it runs while the commit is made (the diff comes with the
+      // snapshot, from the same git process as its file list), and the same commit as last time gives the same files.
       const known = lastTampered.get(loopId);
-      const taken = await snapshotIteration(ws.dir, loopId, iteration, (parentSha, tree) =>
-        // Diff and tamper check need only the tree: they run while the commit is made.
-        Promise.all([
-          iterationDiff(ws.dir, parentSha, tree),
-          tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, tree),
-        ]),
+      const taken = await snapshotIteration(ws.dir, loopId, iteration, (_parentSha, tree) =>
+        tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, tree),
       );
-      const { alongside, ...snapshot } = taken;
+      const { alongside, patch, patchError, ...snapshot } = taken;
       lastSnapshot.set(loopId, snapshot.sha);
-      const [diff, tampered] = alongside ?? [
-        { text: "", truncated: false },
-        known?.sha === snapshot.sha
+      const diff: CappedDiff =
+        patchError !== undefined ? { text: `… [diff not stored: ${patchError}]\n`, truncated: true } : capDiff(patch);
+      const tampered =
+        alongside ??
+        (known?.sha === snapshot.sha
           ? known.files
-          : await tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, snapshot.sha),
-      ];
+          : await tamperedPaths(ws.dir, ws.baselineSha, opts.evidence.protectedPaths, snapshot.sha));
       lastTampered.set(loopId, { sha: snapshot.sha, files: tampered });
       return { snapshot, diff, tampered, policy: opts.evidence.onTamper };
     },
