@@ -12,6 +12,16 @@ export const ALERT_KINDS = [
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
+/** Where one delivery stands: waiting for its next attempt, sent, or given up on after its last retry. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "dead"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A stored delivery status read back as the vocabulary; a value the code never writes is a bug, said loudly. */
+export function asDeliveryStatus(stored: string): DeliveryStatus {
+  if ((DELIVERY_STATUSES as readonly string[]).includes(stored)) return stored as DeliveryStatus;
+  throw new Error(`unknown alert delivery status in storage: ${JSON.stringify(stored)}`);
+}
+
 export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   attention: "Needs attention (escalation, question)",
   approval: "Approval gate opened",
