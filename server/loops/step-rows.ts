@@ -11,6 +11,9 @@ import {
   type PreflightDecision,
   type Sha256,
   type StepDecision,
+  type TestEvidence,
+  type TraceSpan,
+  type IterationDiagnostics,
   type WorkspaceResult,
   type WorkspaceSnapshot,
   encodeCheckpoint,
@@ -357,6 +360,16 @@ export function openApproval(snapshot: LoopSnapshot, decision: StepDecision | Pr
     },
   };
 }
+
+/** One cell of an iteration's `scores` column: the score, why, and the test evidence behind it. */
+export interface StoredScoreCell {
+  score: number;
+  reason: string | null;
+  tests?: TestEvidence;
+}
+
+/** An iteration's `diagnostics` column: the agent process's diagnostics and the trace. */
+export type StoredDiagnostics = IterationDiagnostics & { trace?: TraceSpan[] };
 
 /** The agent process's diagnostics plus the iteration's trace (when it has one). */
 export function diagnosticsWithTrace(record: Pick<IterationRecord, "diagnostics" | "trace">): object | undefined {
