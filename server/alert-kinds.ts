@@ -22,16 +22,6 @@ export function asDeliveryStatus(stored: string): DeliveryStatus {
   throw new Error(`unknown alert delivery status in storage: ${JSON.stringify(stored)}`);
 }
 
-export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
-  attention: "Needs attention (escalation, question)",
-  approval: "Approval gate opened",
-  budget: "Budget threshold crossed",
-  runaway: "Runaway alarm (iteration rate)",
-  health: "Silent agent or health escalation",
-  loop_ended: "Loop completed, failed or stopped",
-  usage_limit: "Waiting for a provider usage limit starts or ends",
-};
-
 /** Event types written by the alarm check (server/alerts): not engine events, but stored the same way. */
 export const ALARM_EVENT = "alarm_raised";
 /** An alarm that went away (state for open pages; never an alert). */

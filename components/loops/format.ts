@@ -3,7 +3,6 @@ import type { HealthName, LoopStatusName, StopTypeName } from "@/components/shar
 
 // The maps below are keyed by the server's vocabularies: each must name every value, or it fails to compile.
 export {
-  isHealth,
   isLoopStatus,
   type HealthName,
   type LoopStatusName,

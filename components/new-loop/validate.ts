@@ -93,4 +93,3 @@ export function issuesByPath(issues: readonly Issue[]): Map<string, string[]> {
   return map;
 }
 
-export { discriminator };

@@ -84,5 +84,3 @@ export function judgeAlarms(signals: AlarmSignals, config: AlarmsConfig, now: nu
   return alarms;
 }
 
-/** The longest window any rule looks back over (for the caller's queries). */
-export const ALARM_LOOKBACK_MS = HOUR_MS;

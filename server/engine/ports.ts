@@ -25,8 +25,6 @@ export interface Deps {
    */
   sha256(text: string): string;
 }
-/** Alias used by the brief. */
-export type Clock = Deps;
 
 // ---------------------------------------------------------------- agent
 

@@ -82,8 +82,6 @@ export async function setSecretScope(db: Database, id: string, scope: SecretScop
   return listed(row);
 }
 
-export { scopeViolation };
-
 export async function deleteSecret(db: Database, id: string) {
   if (!(await deleteSecretRow(db.prisma, id))) throw notFound("Secret", id);
 }
