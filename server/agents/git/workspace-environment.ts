@@ -8,7 +8,7 @@
  * half-installed stays) and the error names the cause; the user's checkout
  * is only ever read.
  */
-import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDeps } from "../deps";
 import { workingDir } from "../process-env";
