@@ -335,7 +335,6 @@ export function parseLoopConfig(input: unknown = {}): LoopConfig {
   return parsed.data;
 }
 
-
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 

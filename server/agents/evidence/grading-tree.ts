@@ -165,4 +165,3 @@ function isLink(path: string): boolean {
     return false;
   }
 }
-
