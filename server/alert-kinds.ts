@@ -12,15 +12,15 @@ export const ALERT_KINDS = [
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
-  attention: "Needs attention (escalation, question)",
-  approval: "Approval gate opened",
-  budget: "Budget threshold crossed",
-  runaway: "Runaway alarm (iteration rate)",
-  health: "Silent agent or health escalation",
-  loop_ended: "Loop completed, failed or stopped",
-  usage_limit: "Waiting for a provider usage limit starts or ends",
-};
+/** Where one delivery stands: waiting for its next attempt, sent, or given up on after its last retry. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "dead"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A stored delivery status read back as the vocabulary; a value the code never writes is a bug, said loudly. */
+export function asDeliveryStatus(stored: string): DeliveryStatus {
+  if ((DELIVERY_STATUSES as readonly string[]).includes(stored)) return stored as DeliveryStatus;
+  throw new Error(`unknown alert delivery status in storage: ${JSON.stringify(stored)}`);
+}
 
 /** Event types written by the alarm check (server/alerts): not engine events, but stored the same way. */
 export const ALARM_EVENT = "alarm_raised";

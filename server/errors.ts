@@ -24,4 +24,3 @@ export const forbidden = (message = "You are not allowed to do this") => new Dom
 export const unauthenticated = (message = "Sign in first") => new DomainError("UNAUTHENTICATED", message);
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new DomainError("RATE_LIMITED", message, { retryAfterSeconds });
-export const unavailable = (message: string) => new DomainError("UNAVAILABLE", message);

@@ -7,24 +7,28 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
+import type { RouterOutputs } from "@/components/shared/api-types";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage, Field, FormError, INPUT } from "./field";
 import { Section } from "./section";
 
-// The same list as server/alert-kinds.ts; the server validates every value.
-const KINDS = [
-  ["attention", "Needs attention"],
-  ["approval", "Approval gate opened"],
-  ["budget", "Budget threshold"],
-  ["runaway", "Runaway alarm"],
-  ["health", "Silent agent / health"],
-  ["loop_ended", "Loop ended"],
-  ["usage_limit", "Usage limit wait"],
-] as const;
-type Kind = (typeof KINDS)[number][0];
+// Keyed by the router's enums: a kind or delivery status the server adds fails to compile here until named.
+type Kind = RouterOutputs["alerts"]["channels"][number]["events"][number];
+type DeliveryStatus = RouterOutputs["alerts"]["deliveries"][number]["status"];
 type ChannelKind = "webhook" | "slack" | "discord";
 
-const STATUS_TONE: Record<string, BadgeTone> = { delivered: "good", pending: "warn", dead: "bad" };
+const KIND_LABEL: Record<Kind, string> = {
+  attention: "Needs attention",
+  approval: "Approval gate opened",
+  budget: "Budget threshold",
+  runaway: "Runaway alarm",
+  health: "Silent agent / health",
+  loop_ended: "Loop ended",
+  usage_limit: "Usage limit wait",
+};
+const KINDS = Object.entries(KIND_LABEL) as [Kind, string][];
+
+const STATUS_TONE: Record<DeliveryStatus, BadgeTone> = { delivered: "good", pending: "warn", dead: "bad" };
 
 function KindPicker({ value, onChange, idPrefix }: { value: Kind[]; onChange: (v: Kind[]) => void; idPrefix: string }) {
   return (
@@ -242,9 +246,7 @@ export function AlertsSection() {
                   )}
                 </td>
                 <td>
-                  <Badge tone={STATUS_TONE[d.status] ?? "neutral"}>
-                    {d.status === "dead" ? "dead letter" : d.status}
-                  </Badge>
+                  <Badge tone={STATUS_TONE[d.status]}>{d.status === "dead" ? "dead letter" : d.status}</Badge>
                 </td>
                 <td>{d.attempts}</td>
                 <td

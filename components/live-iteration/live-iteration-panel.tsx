@@ -21,13 +21,14 @@ import {
 } from "@/components/transcript/transcript-view";
 import type { LiveView } from "./live-fold";
 
-const PHASES: Record<string, string> = {
+// Keyed by the router's enums: a phase or health the server adds fails to compile here until named.
+const PHASES: Record<LiveView["phase"], string> = {
   agent: "agent running",
   scorers: "scoring",
   verifier: "verifying",
   reflector: "reflecting",
 };
-const HEALTH_TONE: Record<string, BadgeTone> = {
+const HEALTH_TONE: Record<LiveView["health"], BadgeTone> = {
   healthy: "good",
   degraded: "warn",
   stuck: "bad",
@@ -141,9 +142,9 @@ const CardBody = memo(function CardBody({
       <div className="flex flex-wrap items-center gap-2">
         <strong>Iteration {view.iteration}</strong>
         <Badge tone="info" dot>
-          {PHASES[view.phase] ?? view.phase}
+          {PHASES[view.phase]}
         </Badge>
-        <Badge tone={HEALTH_TONE[view.health] ?? "neutral"}>{view.health}</Badge>
+        <Badge tone={HEALTH_TONE[view.health]}>{view.health}</Badge>
         <LiveClock view={view} serverNow={serverNow} paused={!inView} />
       </div>
       {view.interventions.length > 0 && (

@@ -2,13 +2,7 @@
 import type { HealthName, LoopStatusName, StopTypeName } from "@/components/shared/vocabulary";
 
 // The maps below are keyed by the server's vocabularies: each must name every value, or it fails to compile.
-export {
-  isHealth,
-  isLoopStatus,
-  type HealthName,
-  type LoopStatusName,
-  type StopTypeName,
-} from "@/components/shared/vocabulary";
+export { isLoopStatus, type HealthName, type LoopStatusName, type StopTypeName } from "@/components/shared/vocabulary";
 export function formatRelative(from: Date, now: Date): string {
   const s = Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
   if (s < 60) return `${s} s ago`;

@@ -2,7 +2,7 @@
 // server sees the form: required, type, range, length, pattern, item counts,
 // and "[redacted]" left over from a clone. The server's zod errors still
 // decide; these only save a round trip and point at the exact field.
-import { discriminator, fieldKind, pathKey, variantOf, type JsonSchema, type Path } from "./json-schema";
+import { fieldKind, pathKey, variantOf, type JsonSchema, type Path } from "./json-schema";
 
 export const REDACTED = "[redacted]";
 
@@ -92,5 +92,3 @@ export function issuesByPath(issues: readonly Issue[]): Map<string, string[]> {
   for (const i of issues) map.set(i.path, [...(map.get(i.path) ?? []), i.message]);
   return map;
 }
-
-export { discriminator };

@@ -33,7 +33,8 @@ describe("diffLines", () => {
   });
 
   it("falls back to a coarse replace when the middle is too large", () => {
-    const diff = diffLines("h\na\nb\nt", "h\nc\nd\nt", 4);
+    // Four lines differ; a cap of two edits gives up on matching them.
+    const diff = diffLines("h\na\nb\nt", "h\nc\nd\nt", 2);
     expect(diff.coarse).toBe(true);
     expect(diff.lines.map((l) => `${l.op[0]}${l.text}`)).toEqual(["sh", "da", "db", "ac", "ad", "st"]);
   });

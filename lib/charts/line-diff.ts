@@ -1,6 +1,8 @@
-// A small line diff (longest common subsequence) for "what changed since the
-// previous output". Outputs can be long, so the common head and tail are cut
-// first and the quadratic table is only built for what is left, up to a cap.
+// A line diff for "what changed since the previous output": jsdiff's Myers
+// diff over the lines. Outputs can be long, so the common head and tail are
+// cut first, and a middle that differs by more than `maxEdits` lines is shown
+// as replaced instead of searched for (jsdiff's maxEditLength).
+import { diffArrays } from "diff";
 
 export interface DiffLine {
   op: "same" | "add" | "del";
@@ -17,7 +19,7 @@ export interface LineDiff {
 
 const splitLines = (text: string) => (text === "" ? [] : text.replace(/\r\n/g, "\n").split("\n"));
 
-export function diffLines(before: string, after: string, maxCells = 4_000_000): LineDiff {
+export function diffLines(before: string, after: string, maxEdits = 2_000): LineDiff {
   const a = splitLines(before);
   const b = splitLines(after);
   let head = 0;
@@ -29,15 +31,18 @@ export function diffLines(before: string, after: string, maxCells = 4_000_000): 
   const midB = b.slice(head, b.length - tail);
   const same = (text: string): DiffLine => ({ op: "same", text });
   const lines: DiffLine[] = a.slice(0, head).map(same);
-  let coarse = false;
-  if ((midA.length + 1) * (midB.length + 1) > maxCells) {
-    coarse = true;
+  const changes = diffArrays(midA, midB, { maxEditLength: maxEdits });
+  const coarse = changes === undefined;
+  if (coarse) {
     lines.push(
       ...midA.map((text): DiffLine => ({ op: "del", text })),
       ...midB.map((text): DiffLine => ({ op: "add", text })),
     );
   } else {
-    lines.push(...lcsDiff(midA, midB));
+    for (const c of changes) {
+      const op = c.added ? "add" : c.removed ? "del" : "same";
+      lines.push(...c.value.map((text): DiffLine => ({ op, text })));
+    }
   }
   lines.push(...a.slice(a.length - tail).map(same));
   return {
@@ -46,39 +51,6 @@ export function diffLines(before: string, after: string, maxCells = 4_000_000): 
     removed: lines.filter((l) => l.op === "del").length,
     coarse,
   };
-}
-
-function lcsDiff(a: string[], b: string[]): DiffLine[] {
-  const n = a.length;
-  const m = b.length;
-  // lengths[i][j] = LCS length of a[i..] and b[j..], in one flat array.
-  const width = m + 1;
-  const lengths = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lengths[i * width + j] =
-        a[i] === b[j]
-          ? lengths[(i + 1) * width + j + 1]! + 1
-          : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
-    }
-  }
-  const out: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      out.push({ op: "same", text: a[i]! });
-      i++;
-      j++;
-    } else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) {
-      out.push({ op: "del", text: a[i++]! });
-    } else {
-      out.push({ op: "add", text: b[j++]! });
-    }
-  }
-  while (i < n) out.push({ op: "del", text: a[i++]! });
-  while (j < m) out.push({ op: "add", text: b[j++]! });
-  return out;
 }
 
 export interface DiffHunkLine extends DiffLine {

@@ -1,5 +1,8 @@
 // The per-iteration series the charts are built from. Structural on purpose:
-// lib/ knows nothing of the server, only the shape tRPC hands the browser.
+// lib/ knows nothing of the server but the AppRouter type (what tRPC hands the browser).
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/api/root";
+
 export interface IterationPoint {
   number: number;
   attempt: number;
@@ -25,15 +28,8 @@ export interface IterationPoint {
   span?: ChartSpan;
 }
 
-export interface ChartSpan {
-  from: number;
-  to: number;
-  attempts: number;
-  failures: number;
-  handoffs: number;
-  minScore: number | null;
-  maxScore: number | null;
-}
+/** A bucket of iterations one chart point stands for: the server's type (server/loops/chart-series.ts). */
+export type ChartSpan = NonNullable<inferRouterOutputs<AppRouter>["loops"]["series"]["points"][number]["span"]>;
 
 /** An audit event as far as the charts care: what happened, at which iteration. */
 export interface ChartEvent {

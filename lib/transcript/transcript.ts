@@ -9,7 +9,7 @@ import { codexLine, CODEX_TYPES } from "./codex";
 import { obj, str } from "./text";
 import type { Transcript, TranscriptFormat } from "./types";
 
-export type { Transcript, TranscriptEntry, TranscriptFormat, ToolStatus } from "./types";
+export type { Transcript, TranscriptEntry, TranscriptFormat } from "./types";
 export { CAPS } from "./types";
 
 function parse(line: string): Record<string, unknown> | undefined {

@@ -3,7 +3,7 @@
  * preparation is announced in the live output), and the iteration's snapshot
  * after the agent process ends.
  */
-import type { AgentRunRequest } from "../engine";
+import type { AgentRunRequest, WorkspaceResult } from "../engine";
 import type { AgentDeps } from "./deps";
 
 /** The iteration's commit and diffstat, or the workspace error that kept it from being taken. */
@@ -11,19 +11,18 @@ export async function takeSnapshot(
   deps: AgentDeps,
   loopId: string,
   iteration: number,
-): Promise<Record<string, unknown>> {
-  if (!deps.git) return {};
+): Promise<WorkspaceResult | undefined> {
+  if (!deps.git) return undefined;
   try {
     const taken = await deps.git.snapshot(loopId, iteration);
     return {
       snapshot: taken.snapshot,
-      // Redacted with the rest of meta below; stored apart from the row's summary and read on demand.
-      codeDiff: taken.diff.text,
-      codeDiffTruncated: taken.diff.truncated,
-      ...(taken.tampered.length > 0 ? { evidenceTampered: { files: taken.tampered, policy: taken.policy } } : {}),
+      // Redacted by the executor; stored apart from the row's summary and read on demand.
+      diff: taken.diff,
+      tampered: taken.tampered.length > 0 ? { files: taken.tampered, policy: taken.policy } : null,
     };
   } catch (e) {
-    return { workspaceError: e instanceof Error ? e.message : String(e) };
+    return { error: e instanceof Error ? e.message : String(e) };
   }
 }
 

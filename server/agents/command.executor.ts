@@ -359,8 +359,8 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
         }
         if (run.usage === null) warnings.push("The agent reported no token usage");
 
+        const workspace = await snapshotting;
         const meta = {
-          ...(await snapshotting),
           kind: "command",
           preset: config.preset,
           exitCode: outcome.exitCode,
@@ -383,6 +383,8 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
           truncated,
           progress: scrubDeep(run.progress, secretValues),
           ...(run.question ? { question: scrubSecrets(run.question, secretValues) } : {}),
+          // The code diff can hold a secret the agent wrote into a file.
+          ...(workspace ? { workspace: scrubDeep(workspace, secretValues) } : {}),
           // Parsed meta can quote the agent (commands it ran, errors it saw), so it is scrubbed too.
           meta: scrubDeep(meta, secretValues),
         };

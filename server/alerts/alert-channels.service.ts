@@ -3,7 +3,7 @@
 // audit event naming who made it.
 import { checkOutboundUrl } from "../agents/ssrf-guard";
 import { AgentError } from "../agents/agent-error";
-import { ALERT_KINDS, type AlertKind } from "../alert-kinds";
+import { ALERT_KINDS, asDeliveryStatus, type AlertKind, type DeliveryStatus } from "../alert-kinds";
 import type { Database } from "../db/client";
 import {
   channelById,
@@ -123,8 +123,10 @@ export async function sendTestAlert(db: Database, channelId: string, deps: { new
   return insertTestDelivery(db.prisma, { id: `test-${deps.newId()}`, channelId, now: new Date(deps.now) });
 }
 
-export const deliveryLog = (db: Database, options: { limit: number; status?: string; channelId?: string }) =>
-  listDeliveries(db.prisma, options);
+export const deliveryLog = async (
+  db: Database,
+  options: { limit: number; status?: DeliveryStatus; channelId?: string },
+) => (await listDeliveries(db.prisma, options)).map((row) => ({ ...row, status: asDeliveryStatus(row.status) }));
 
 export async function retryDeadDelivery(db: Database, id: string, now: number) {
   if (!(await retryDelivery(db.prisma, id, new Date(now)))) throw notFound("Pending or dead delivery", id);

@@ -59,7 +59,6 @@ export function pendingControlRequests(db: Db | Tx, loopId: string) {
     select: { id: true, kind: true, payload: true, actorId: true, actor: true, reason: true, createdAt: true },
   });
 }
-export type PendingControlRow = Awaited<ReturnType<typeof pendingControlRequests>>[number];
 
 /** Marks each request with its outcome; one that was already settled aborts the transaction. */
 export async function settleControlRequests(tx: Tx, settled: readonly ControlSettlement[]) {

@@ -74,15 +74,6 @@ export function iterationSeriesAt(db: Db, scope: IterationScope, numbers: number
   });
 }
 
-export async function lastIterationNumber(db: Db, scope: IterationScope): Promise<number> {
-  const found = await db.iteration.findFirst({
-    where: scopeWhere(scope),
-    orderBy: [{ number: "desc" }],
-    select: { number: true },
-  });
-  return found?.number ?? 0;
-}
-
 /** How many stored runs (attempts) of a loop ended in each status: an interrupted run counts as interrupted. */
 export async function iterationStatusCounts(db: Db, loopId: string): Promise<Record<string, number>> {
   const groups = await db.iteration.groupBy({ by: ["status"], where: { loopId }, _count: { _all: true } });

@@ -37,7 +37,6 @@ export const ATTENTION_HEALTH_STATES: readonly string[] = ["stuck", "failing"];
 const ACTIVE = new Set(ALARM_ACTIVE_STATUSES);
 const ATTENTION_STATUS = new Set(ATTENTION_STATUSES);
 const ATTENTION_HEALTH = new Set(ATTENTION_HEALTH_STATES);
-const HOUR_MS = 3_600_000;
 
 const usd = (n: number) => `$${n < 1 ? Number(n.toPrecision(4)) : n.toFixed(2)}`;
 
@@ -83,6 +82,3 @@ export function judgeAlarms(signals: AlarmSignals, config: AlarmsConfig, now: nu
   }
   return alarms;
 }
-
-/** The longest window any rule looks back over (for the caller's queries). */
-export const ALARM_LOOKBACK_MS = HOUR_MS;

@@ -335,13 +335,6 @@ export function parseLoopConfig(input: unknown = {}): LoopConfig {
   return parsed.data;
 }
 
-export type DeepPartial<T> = T extends readonly (infer U)[]
-  ? U[]
-  : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
-    : T;
-export type LoopConfigPatch = DeepPartial<LoopConfig>;
-
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 

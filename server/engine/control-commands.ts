@@ -46,10 +46,6 @@ const _sameKinds: [ControlCommand["kind"], ControlKind] extends [ControlKind, Co
   true;
 void _sameKinds;
 
-export function isControlKind(value: string): value is ControlKind {
-  return (controlKinds as readonly string[]).includes(value);
-}
-
 /** A stored operator request; the engine applies it at the next safe point. */
 export interface ControlRequest {
   id: string;

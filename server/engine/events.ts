@@ -17,7 +17,8 @@ import type {
 } from "./vocabulary";
 
 /** The part of an iteration under way, shown live while it runs. */
-export type LivePhase = "agent" | "scorers" | "verifier" | "reflector";
+export const livePhases = ["agent", "scorers", "verifier", "reflector"] as const;
+export type LivePhase = (typeof livePhases)[number];
 
 export interface EventBase {
   loopId: string;

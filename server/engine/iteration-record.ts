@@ -10,7 +10,14 @@ import type { StepDecision } from "./decision";
 import type { EngineEvent } from "./events";
 import type { ControlAck } from "./control-commands";
 import type { Reflection } from "./agent-reports";
-import type { AgentClaim, AgentProgressReport, TestEvidence, TokenUsage, ValidationResult } from "./ports";
+import type {
+  AgentClaim,
+  AgentProgressReport,
+  TestEvidence,
+  TokenUsage,
+  ValidationResult,
+  WorkspaceResult,
+} from "./ports";
 import type { RetryFailure } from "./retry";
 import type { AbortCause } from "./run-phase";
 import type { LoopSnapshot } from "./snapshot";
@@ -59,6 +66,8 @@ export interface IterationRecord {
   progress: AgentProgressReport | null;
   madeProgress: boolean;
   checkpointId: string;
+  /** The git workspace after the agent's run; null when the agent has none or the run failed. */
+  workspace: WorkspaceResult | null;
   meta: Record<string, unknown> | null;
   /** When the agent, each scorer, the verifier and the reflector ran (the per-iteration waterfall). */
   trace?: TraceSpan[];

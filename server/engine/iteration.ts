@@ -278,6 +278,7 @@ export async function runIteration(
       progress: result?.progress ?? null,
       madeProgress: progressed,
       checkpointId,
+      workspace: result?.workspace ?? null,
       meta: result?.meta ?? failureMeta(run.lastError),
       trace: sortedTrace(spans),
       agent: ran,

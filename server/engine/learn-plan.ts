@@ -54,13 +54,9 @@ export async function runReflection(
   }
 }
 
-/** Completed items and decisions accumulate; pending/blocked/next steps are replaced by the latest report. */
-export function mergeWork(work: WorkState, report: AgentProgressReport | undefined): WorkState {
-  return mergeWorkCounted(work, report).work;
-}
-
 /**
- * mergeWork, and how many completed items the report added that the kept
+ * Merges a report into the work state (completed items and decisions accumulate; pending, blocked and
+ * next steps are replaced by the latest report), and counts the completed items the report added that the kept
  * list did not hold: the accumulated lists keep their latest items only
  * (list-bounds.ts), so progress counts additions, not the list's length.
  */

@@ -25,8 +25,6 @@ export interface Deps {
    */
   sha256(text: string): string;
 }
-/** Alias used by the brief. */
-export type Clock = Deps;
 
 // ---------------------------------------------------------------- agent
 
@@ -103,8 +101,42 @@ export interface AgentRunResult {
   progress?: AgentProgressReport;
   /** A question the agent put to the operator through its CLI's own ask tool (e.g. AskUserQuestion). */
   question?: string;
+  /** The loop's git workspace after the run (agents that work in one). */
+  workspace?: WorkspaceResult;
   meta?: Record<string, unknown>;
 }
+
+/** One file an iteration changed, as its snapshot's diffstat lists it. */
+export interface WorkspaceFileChange {
+  path: string;
+  status: "added" | "modified" | "deleted" | "renamed";
+  from?: string;
+  insertions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+/** The iteration's commit on the loop branch and its diffstat. */
+export interface WorkspaceSnapshot {
+  sha: string;
+  parentSha: string;
+  files: WorkspaceFileChange[];
+  insertions: number;
+  deletions: number;
+}
+
+/**
+ * The workspace as an agent left it: the iteration's snapshot, its code diff
+ * (capped) and the protected evidence it changed, or why no snapshot was taken.
+ */
+export type WorkspaceResult =
+  | {
+      snapshot: WorkspaceSnapshot;
+      diff: { text: string; truncated: boolean };
+      /** Protected files the agent changed and what the loop's policy did about them; null when none. */
+      tampered: { files: string[]; policy: string } | null;
+    }
+  | { error: string };
 
 export interface AgentPort {
   run(request: AgentRunRequest): Promise<AgentRunResult>;

@@ -197,10 +197,6 @@ export function createLoop(
   };
 }
 
-export function isHalted(snapshot: LoopSnapshot): boolean {
-  return snapshot.halt !== null;
-}
-
 /** Iterations still allowed by maxIterations. */
 export function remainingIterations(snapshot: LoopSnapshot): number {
   const limited = snapshot.usageLimit?.limitedIterations ?? 0;

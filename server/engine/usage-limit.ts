@@ -16,7 +16,7 @@ import { ENGINE, haltLoop, setStatus, stamp } from "./transitions";
 import { usageLimitResetAt, type UsageLimitSignal } from "./usage-limit-time";
 import type { LimitWait, UsageLimitState } from "./usage-limit-state";
 
-export type { LimitWait, UsageLimitState };
+export type { UsageLimitState };
 
 export function emptyUsageLimit(): UsageLimitState {
   return {

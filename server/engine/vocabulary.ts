@@ -38,7 +38,3 @@ export type GateKind = (typeof gateKinds)[number];
 
 export const gateDecisions = ["approve", "reject", "request_changes", "terminate"] as const;
 export type GateDecision = (typeof gateDecisions)[number];
-
-/** Names of the iteration phases, in execution order. */
-export const iterationPhases = ["run", "analyze", "verify", "learn", "plan", "halt"] as const;
-export type IterationPhase = (typeof iterationPhases)[number];

@@ -9,11 +9,12 @@
 // (settle) and leaves out the health events already stored. An iteration that
 // ends before the first flush writes nothing at all.
 import { LIVE_EVENT } from "../live-output";
-import type { EngineEvent, EventSink, LivePhase } from "../engine";
+import type { EngineEvent, EventSink } from "../engine";
 import type { Db } from "../db/client";
 import { clearLiveEvents, writeLiveEvents } from "../db/live-output.repo";
 import type { NewLoopEvent } from "../db/events.repo";
 import { eventRows } from "../loops/step-rows";
+import type { LivePayload } from "../loops/live-iteration.service";
 
 export const FLUSH_MS = 300;
 const HEARTBEAT_FLUSH_MS = 2_000;
@@ -24,34 +25,8 @@ const TOOLS_KEPT = 50;
 const PRUNE_EVERY = 10;
 const LIVE_HEALTH_EVENTS = new Set(["health_changed", "intervention", "agent_retry"]);
 
-export interface LivePayload {
-  iteration: number;
-  agentId: string;
-  startedAt: number;
-  phase: LivePhase;
-  heartbeatAt: number | null;
-  outputAt: number | null;
-  health: string;
-  interventions: { level: string; message: string; at: number }[];
-  /** New since the previous batch. */
-  tools: { name: string; at: number }[];
-  lines: string[];
-  /** Lines of this batch dropped by the cap. */
-  skippedLines: number;
-  totalLines: number;
-}
-
-interface Iteration {
+interface Iteration extends Omit<LivePayload, "iteration"> {
   number: number;
-  agentId: string;
-  startedAt: number;
-  phase: LivePhase;
-  heartbeatAt: number | null;
-  outputAt: number | null;
-  health: string;
-  interventions: LivePayload["interventions"];
-  tools: LivePayload["tools"];
-  lines: string[];
   chars: number;
   skippedLines: number;
   totalLines: number;

@@ -56,21 +56,6 @@ export const CONTROL_LABELS: Record<ControlKind, string> = {
   answer: "Answer",
 };
 
-/** What the audit trail and the operator's confirmation say once a control took effect. */
-export const CONTROL_AUDIT: Record<ControlKind, string> = {
-  interrupt: "paused the loop after its iteration",
-  kill: "stopped the running agent and paused the loop",
-  resume: "resumed the loop",
-  force_handoff: "gave the next iteration a fresh context",
-  nudge: "added a note to the next iteration's input",
-  approve: "approved the pending gate",
-  reject: "rejected the pending gate",
-  request_changes: "asked for changes in the next iteration",
-  terminate: "ended the loop",
-  update_limits: "changed the loop's limits",
-  answer: "answered the agent's question",
-};
-
 const paused = "the loop is already paused";
 const noGate = (s: ControlState) =>
   s.status === "awaiting_approval"

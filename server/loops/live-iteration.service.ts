@@ -4,25 +4,31 @@
 import type { Database } from "../db/client";
 import { liveEventsOf, latestLiveEvents } from "../db/live-output.repo";
 import { loopById } from "../db/loops.repo";
+import type { HealthState, InterventionLevel, LivePhase } from "../engine";
 
 /** Lines and tool calls the view keeps (the newest). */
 export const LIVE_TAIL_LINES = 200;
 const LIVE_TOOLS = 30;
 
-export interface LiveIterationView {
+/** One live row's payload, as the runtime writes it (server/jobs/live-recorder.ts). */
+export interface LivePayload {
   iteration: number;
   agentId: string;
   startedAt: number;
-  phase: string;
+  phase: LivePhase;
   heartbeatAt: number | null;
   outputAt: number | null;
-  health: string;
-  interventions: { level: string; message: string; at: number }[];
+  health: HealthState;
+  interventions: { level: InterventionLevel; message: string; at: number }[];
+  /** In a row: new since the previous batch; in the view: the newest kept. */
   tools: { name: string; at: number }[];
   lines: string[];
   /** Lines printed but not kept (batch caps and the rolling cap). */
   skippedLines: number;
   totalLines: number;
+}
+
+export interface LiveIterationView extends LivePayload {
   /** The newest live row folded in: a browser folding streamed rows skips those up to it. */
   lastEventId: number;
 }

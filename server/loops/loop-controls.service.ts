@@ -17,7 +17,13 @@ import {
   type ControlRequest,
   type LoopRowStatus,
 } from "../engine";
-import { controlTarget, finalizeDraft, recordRefusedControl, storeDeferredControl } from "../db/controls.repo";
+import {
+  controlTarget,
+  finalizeDraft,
+  recordRefusedControl,
+  storeDeferredControl,
+  type NewControlRequest,
+} from "../db/controls.repo";
 import { commitStep, StaleLoopError } from "../db/loop-steps.repo";
 import { conflict, invalidInput, notFound } from "../errors";
 import { notifyEventsWritten } from "../events/event-wakeups";
@@ -201,15 +207,7 @@ async function applyNow(
   loopId: string,
   version: number,
   plan: Extract<ControlPlan, { kind: "apply" }>,
-  row: {
-    id: string;
-    loopId: string;
-    kind: string;
-    payload?: unknown;
-    actorId: string | null;
-    actor: string;
-    reason: string | null;
-  },
+  row: Omit<NewControlRequest, "status" | "result">,
   now: number,
   stored: StoredSnapshot | null,
 ): Promise<boolean> {

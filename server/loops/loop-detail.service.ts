@@ -29,6 +29,7 @@ import { getEnv } from "../env";
 import { currentAlarms } from "./loop-alarms.service";
 import { forkLineage, type ForkAncestor } from "./fork-lineage";
 import { budgetThrottleOf } from "./budget-throttle";
+import type { StoredDiagnostics, StoredScoreCell } from "./step-rows";
 
 /** Events drawn on the charts; everything else is only in the audit log. */
 export const MARKER_EVENT_TYPES = [
@@ -171,6 +172,9 @@ export async function getIterationPage(db: Database, loopId: string, page: { bef
   const rows = await iterationPage(db.prisma, lineage.segments, page);
   const items = rows.map((row) => ({
     ...row,
+    // The JSON columns as step-rows writes them (the browser's one typed view of them).
+    scores: (row.scores ?? {}) as unknown as Record<string, StoredScoreCell>,
+    diagnostics: row.diagnostics as StoredDiagnostics | null,
     inheritedFrom: row.loopId === loopId ? null : { loopId: row.loopId, name: names.get(row.loopId) ?? "" },
   }));
   return { items, nextBeforeNumber: items.length === page.limit ? items.at(-1)?.number : undefined };

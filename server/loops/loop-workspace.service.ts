@@ -19,18 +19,7 @@ import { protectedEntries } from "../agents/evidence/protected-set";
 import { getEnv } from "../env";
 import { resolve } from "node:path";
 import { evidenceSchema } from "./loop-definition";
-
-/** What an iteration's `workspace` column holds (see step-rows `workspaceColumns`). */
-export interface IterationWorkspace {
-  sha?: string;
-  parentSha?: string;
-  files?: { path: string; status: string; from?: string; insertions: number; deletions: number; binary: boolean }[];
-  insertions?: number;
-  deletions?: number;
-  tampered?: { files: string[]; policy: string };
-  error?: string;
-  diffTruncated?: boolean;
-}
+import type { IterationWorkspace } from "./step-rows";
 
 /** One iteration's code diff (its latest attempt), as stored: capped and redacted when it was taken. */
 export async function iterationCodeDiffOf(db: Database, loopId: string, number: number) {

@@ -11,6 +11,11 @@ import {
   type PreflightDecision,
   type Sha256,
   type StepDecision,
+  type TestEvidence,
+  type TraceSpan,
+  type IterationDiagnostics,
+  type WorkspaceResult,
+  type WorkspaceSnapshot,
   encodeCheckpoint,
 } from "../engine";
 import { scrubText } from "../db/text-scrub";
@@ -105,7 +110,7 @@ export function iterationRow(record: IterationRecord): IterationRow {
     handoffTrigger: record.handoffTrigger,
     error: record.error,
     checkpointId: record.checkpointId,
-    ...workspaceColumns(record.meta),
+    ...workspaceColumns(record.workspace),
     ...transcriptColumn(record.meta),
     askedQuestion: record.question !== null,
     question: record.question,
@@ -115,24 +120,27 @@ export function iterationRow(record: IterationRecord): IterationRow {
   };
 }
 
+/** What an iteration's `workspace` column holds: the snapshot's summary, the tamper flag, or the error. */
+export type IterationWorkspace = Partial<WorkspaceSnapshot> & {
+  tampered?: { files: string[]; policy: string };
+  error?: string;
+  diffTruncated?: boolean;
+};
+
 /**
- * The workspace's git snapshot as the command executor put it in the
- * record's meta: the summary (sha, files, +/-, the tamper flag, or the error
- * that kept the snapshot from being taken) and the code diff, kept apart.
+ * The workspace's git snapshot as the agent left it, as stored: the summary
+ * (sha, files, +/-, the tamper flag, or the error that kept the snapshot from
+ * being taken) in one column, the code diff apart (it is read on demand).
  */
-export function workspaceColumns(meta: Record<string, unknown> | null): { workspace?: object; codeDiff?: string } {
-  if (!meta) return {};
-  const { snapshot, evidenceTampered, workspaceError, codeDiff, codeDiffTruncated } = meta;
-  if (!snapshot && !workspaceError) return {};
-  return {
-    workspace: {
-      ...(snapshot ? (snapshot as object) : {}),
-      ...(evidenceTampered ? { tampered: evidenceTampered } : {}),
-      ...(typeof workspaceError === "string" ? { error: workspaceError } : {}),
-      ...(codeDiffTruncated === true ? { diffTruncated: true } : {}),
-    },
-    ...(typeof codeDiff === "string" ? { codeDiff } : {}),
+export function workspaceColumns(ws: WorkspaceResult | null): { workspace?: object; codeDiff?: string } {
+  if (!ws) return {};
+  if ("error" in ws) return { workspace: { error: ws.error } satisfies IterationWorkspace };
+  const workspace: IterationWorkspace = {
+    ...ws.snapshot,
+    ...(ws.tampered ? { tampered: ws.tampered } : {}),
+    ...(ws.diff.truncated ? { diffTruncated: true } : {}),
   };
+  return { workspace, codeDiff: ws.diff.text };
 }
 
 /** The agent's transcript lines as the command executor kept them (read on demand, like the code diff). */
@@ -146,7 +154,8 @@ export function transcriptColumn(meta: Record<string, unknown> | null): { transc
  * (who: the agent; why: the files), written with the iteration.
  */
 export function tamperEventRows(loopId: string, record: IterationRecord | undefined): NewLoopEvent[] {
-  const tampered = record?.meta?.evidenceTampered as { files?: string[]; policy?: string } | undefined;
+  const ws = record?.workspace;
+  const tampered = ws && "snapshot" in ws ? ws.tampered : null;
   // What the graders found on the clean tree (files, hooks, .git, refs, code reading the test run).
   const graded = Object.values(record?.tests ?? {}).flatMap((t) => (t.grading ? [t.grading] : []));
   const found = [...new Map(graded.flatMap((g) => g.tampering).map((t) => [`${t.what}|${t.how}`, t])).values()];
@@ -351,6 +360,16 @@ export function openApproval(snapshot: LoopSnapshot, decision: StepDecision | Pr
     },
   };
 }
+
+/** One cell of an iteration's `scores` column: the score, why, and the test evidence behind it. */
+export interface StoredScoreCell {
+  score: number;
+  reason: string | null;
+  tests?: TestEvidence;
+}
+
+/** An iteration's `diagnostics` column: the agent process's diagnostics and the trace. */
+export type StoredDiagnostics = IterationDiagnostics & { trace?: TraceSpan[] };
 
 /** The agent process's diagnostics plus the iteration's trace (when it has one). */
 export function diagnosticsWithTrace(record: Pick<IterationRecord, "diagnostics" | "trace">): object | undefined {

@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { deleteSecretRow, listSecretRows, secretIdByName, writeSecretRow, writeSecretScope } from "../db/secrets.repo";
 import { notFound } from "../errors";
 import { lastFour, sealSecret, type SecretKey } from "./secret-box";
-import { scopeColumns, scopeFromRow, scopeViolation, type SecretScope } from "./secret-scope";
+import { scopeColumns, scopeFromRow, type SecretScope } from "./secret-scope";
 
 export const SECRET_KINDS = ["provider_key", "webhook_secret", "other"] as const;
 export type SecretKind = (typeof SECRET_KINDS)[number];
@@ -81,8 +81,6 @@ export async function setSecretScope(db: Database, id: string, scope: SecretScop
   if (!row) throw notFound("Secret", id);
   return listed(row);
 }
-
-export { scopeViolation };
 
 export async function deleteSecret(db: Database, id: string) {
   if (!(await deleteSecretRow(db.prisma, id))) throw notFound("Secret", id);

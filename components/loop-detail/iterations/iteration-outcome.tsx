@@ -123,19 +123,10 @@ export function FailureKindBadge({ it }: { it: Pick<IterationRow, "status" | "fa
   );
 }
 
-type Diagnostics = {
-  exitCode?: number | null;
-  signal?: string | null;
-  stderrTail?: string;
-  unparsedLines?: number;
-  unparsedSample?: string[];
-  warnings?: string[];
-  costSource?: string;
-  subtype?: string | null;
-};
+type Diagnostics = IterationRow["diagnostics"];
 
 /** One line per fact, for a failed (or suspicious) iteration. */
-export function diagnosticsText(d: Diagnostics | null | undefined): string[] {
+export function diagnosticsText(d: Diagnostics | undefined): string[] {
   if (!d) return [];
   const lines: string[] = [];
   if (d.exitCode !== undefined || d.signal) {
@@ -150,7 +141,7 @@ export function diagnosticsText(d: Diagnostics | null | undefined): string[] {
 }
 
 export function IterationDiagnostics({ it }: { it: Pick<IterationRow, "number" | "question" | "diagnostics"> }) {
-  const d = it.diagnostics as Diagnostics | null;
+  const d = it.diagnostics;
   const lines = diagnosticsText(d);
   if (!it.question && lines.length === 0 && !d?.stderrTail) return null;
   return (

@@ -1,37 +1,12 @@
 // Reads the test evidence a command check stored with its score, for the
 // timeline: a one-line summary ("3 failed: plain failure, ünïcödé…, special
 // chars…") and the full list for the details panel.
+import type { IterationRow } from "@/components/shared/api-types";
 
-export interface FailingTestView {
-  name: string;
-  file?: string;
-  message?: string;
-}
-
-export interface TestEvidenceView {
-  passed: number;
-  failed: number;
-  skipped: number;
-  errored: number;
-  failures: FailingTestView[];
-  moreFailures: number;
-  format: string;
-  runner: string | null;
-  counted: boolean;
-  exitCode: number | null;
-  warnings: string[];
-  error?: string;
-  /** How the loop graded the check on a clean tree against the baseline (server/agents/evidence). */
-  grading?: GradingView;
-}
-
-export interface GradingView {
-  sha: string;
-  lines: { ok: boolean; text: string }[];
-  tampering: { what: string; how: string }[];
-  notGraded: string[];
-  mode: "per-test" | "exit-code";
-}
+// The router's types: the server defines the evidence once (server/engine ports, stored by step-rows).
+type ScoreCell = IterationRow["scores"][string];
+export type TestEvidenceView = NonNullable<ScoreCell["tests"]>;
+export type GradingView = NonNullable<TestEvidenceView["grading"]>;
 
 export interface CheckView {
   check: string;

@@ -165,10 +165,3 @@ function isLink(path: string): boolean {
     return false;
   }
 }
-
-/** Unregisters and deletes a grading tree (the loop's worktree is removed, or the loop deleted). */
-export async function removeGradingTree(repoDir: string, dir: string): Promise<void> {
-  if (!existsSync(dir)) return;
-  await git(repoDir, ["worktree", "remove", "--force", dir], { allowFail: true });
-  rmSync(dir, { recursive: true, force: true });
-}

@@ -9,24 +9,13 @@
  * being made. What is committed is what `git add --all` would commit: a
  * state the targeted add does not know (an unmerged path) falls back to it.
  */
+import type { WorkspaceFileChange, WorkspaceSnapshot } from "../../engine";
 import { git } from "./git-cli";
 
-export interface FileChange {
-  path: string;
-  status: "added" | "modified" | "deleted" | "renamed";
-  from?: string;
-  insertions: number;
-  deletions: number;
-  binary: boolean;
-}
+export type FileChange = WorkspaceFileChange;
 
-export interface Snapshot {
-  sha: string;
-  parentSha: string;
-  files: FileChange[];
-  insertions: number;
-  deletions: number;
-}
+/** The engine's snapshot type: what the iteration record carries. */
+export type Snapshot = WorkspaceSnapshot;
 
 export interface TreeChanges {
   head: string | null;

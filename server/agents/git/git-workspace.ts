@@ -196,8 +196,8 @@ async function setRef(repo: string, ref: string, rev: string, cwd: string): Prom
   return sha;
 }
 
-export { changesBetween, snapshotIteration, workingTreeChanges } from "./git-snapshot";
-export type { FileChange, Snapshot } from "./git-snapshot";
+export { snapshotIteration, workingTreeChanges } from "./git-snapshot";
+export type { Snapshot } from "./git-snapshot";
 
 /** Paths from `git diff --name-status --no-renames -z` that were modified or deleted (not added). */
 export function changedNotAdded(out: string): string[] {

@@ -11,9 +11,8 @@ import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ANSWER_TEST_SH, answerProject, runAnswerLoop } from "../fixtures/answer-project";
-import { tempRoot } from "../fixtures/harness";
+import { snapshotOf, tempRoot } from "../fixtures/harness";
 import { loopGitWorkspace, type TamperPolicy } from "./loop-workspace";
-import type { Snapshot } from "./git-workspace";
 
 const tmp = tempRoot("ralph-tamper-");
 afterAll(() => tmp.cleanup());
@@ -35,8 +34,6 @@ function runWith(agentScript: string, repo: string, onTamper: TamperPolicy) {
   });
 }
 
-const snapshotOf = (meta: Record<string, unknown> | null) => (meta?.snapshot ?? null) as Snapshot | null;
-
 describe("protected evidence under git", () => {
   for (const policy of ["restore", "fail"] as const) {
     it(`an agent that rewrites the test to print ok and claims done never completes (${policy})`, async () => {
@@ -51,11 +48,11 @@ describe("protected evidence under git", () => {
         expect(record.scoreReasons.tests).toContain("test.sh");
       }
       // The snapshot taken before the check holds what the agent wrote (under `fail` it stays, so later ones are empty).
-      expect(snapshotOf(result.records[0]!.meta)?.files.map((f) => f.path)).toEqual(["test.sh"]);
+      expect(snapshotOf(result.records[0]!).snapshot.files.map((f) => f.path)).toEqual(["test.sh"]);
       if (policy === "restore") {
         // The restore is its own commit: each later iteration's snapshot shows the agent rewriting the test again.
         for (const record of result.records) {
-          expect(snapshotOf(record.meta)?.files.map((f) => f.path)).toEqual(["test.sh"]);
+          expect(snapshotOf(record).snapshot.files.map((f) => f.path)).toEqual(["test.sh"]);
         }
         // The check ran on the real test (1 of 2 passing), and the test on disk is the original.
         expect(result.records[0]!.scoreReasons.tests).toContain("1/2 passed");
@@ -71,7 +68,7 @@ describe("protected evidence under git", () => {
     for (const record of result.records) {
       expect(record.scores.tests).toBe(0);
       expect(record.scoreReasons.tests).toContain("evidence_tampered");
-      expect(record.meta?.evidenceTampered).toEqual({ files: ["test.sh"], policy: "restore" });
+      expect(snapshotOf(record).tampered).toEqual({ files: ["test.sh"], policy: "restore" });
     }
     expect(readFileSync(join(repo, "test.sh"), "utf8")).toBe(ANSWER_TEST_SH);
     // The server's history: the baseline and one commit per iteration, none of the agent's.
@@ -86,7 +83,7 @@ describe("protected evidence under git", () => {
     const result = await runWith("fix-and-test-agent.sh", repo, "restore");
     expect(result.report.success).toBe(true);
     expect(result.iterations).toBe(1);
-    const snap = snapshotOf(result.records[0]!.meta)!;
+    const snap = snapshotOf(result.records[0]!).snapshot;
     expect(snap.files.map((f) => [f.path, f.status])).toEqual([
       ["answer.txt", "modified"],
       ["tests/answer.test.sh", "added"],

@@ -8,7 +8,7 @@
  * half-installed stays) and the error names the cause; the user's checkout
  * is only ever read.
  */
-import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDeps } from "../deps";
 import { workingDir } from "../process-env";
@@ -27,7 +27,7 @@ import {
 import { initSubmodules } from "./worktree-submodules";
 
 export { WorkspaceEnvironmentError };
-export { environmentRecordPath, readEnvironmentRecord, type EnvironmentRecord, type SetupRun };
+export { environmentRecordPath, readEnvironmentRecord, type EnvironmentRecord };
 
 /** The most setup output kept in its log. */
 const LOG_CAP_BYTES = 2_000_000;
@@ -194,11 +194,6 @@ export async function prepareEnvironment(opts: {
       `preparing the worktree failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-/** Forgets the record (the worktree was removed): a new worktree is prepared again. */
-export function forgetEnvironment(stateDir: string, loopId: string): void {
-  rmSync(environmentRecordPath(stateDir, loopId), { force: true });
 }
 
 export const hasEnvironmentRecord = (stateDir: string, loopId: string) =>

@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runLoop } from "../../engine";
 import { checkoutFingerprint, commitAll, git, npmProject, pythonProject } from "../fixtures/real-projects";
-import { realEngineDeps, tempRoot } from "../fixtures/harness";
+import { realEngineDeps, snapshotOf, tempRoot } from "../fixtures/harness";
 import { createPorts } from "../registry";
 import { hiddenPaths } from "../sandbox/isolation";
 import { envSecretResolver } from "../secret-resolver";
@@ -107,7 +107,7 @@ describe("the loop's worktree has what the checks need", () => {
       lstatSync(join(repo, "node_modules/mocha/package.json")).ino,
     );
     // Never committed, never the agent's change: the iteration's snapshot is the fix alone.
-    const snapshot = result.records[1]!.meta?.snapshot as { files: { path: string }[] };
+    const snapshot = snapshotOf(result.records[1]!).snapshot;
     expect(snapshot.files.map((f) => f.path)).toEqual(["src/sum.js"]);
     expect(git(dir, "ls-files", "node_modules", ".env")).toBe("");
     expect(checkoutFingerprint(repo)).toEqual(before);
@@ -154,7 +154,7 @@ describe("the loop's worktree has what the checks need", () => {
     const repo = npmProject(tmp.root, "npm-fork", { include: ["node_modules"] });
     const first = await runProjectLoop({ repo, check: { argv: ["npm", "test"] }, maxIterations: 1 });
     const before = checkoutFingerprint(repo);
-    const sha = (first.result.records[0]!.meta?.snapshot as { sha: string }).sha;
+    const sha = snapshotOf(first.result.records[0]!).snapshot.sha;
     const fork = await runProjectLoop({ repo, check: { argv: ["npm", "test"] }, startAt: sha });
     expect(fork.result.report.success).toBe(true);
     expect(checkoutFingerprint(repo)).toEqual(before);
@@ -173,7 +173,7 @@ describe("monorepos and submodules", () => {
     expect(runDir).toBe(join(dir, "packages", "app"));
     expect(result.records[0]!.scores.tests).toBe(0.5);
     expect(result.report.success).toBe(true);
-    const snapshot = result.records[1]!.meta?.snapshot as { files: { path: string }[] };
+    const snapshot = snapshotOf(result.records[1]!).snapshot;
     expect(snapshot.files.map((f) => f.path)).toEqual(["packages/app/src/sum.js"]);
     expect(checkoutFingerprint(repo)).toEqual(before);
   }, 120_000);

@@ -65,5 +65,3 @@ export async function initSubmodules(top: string, dir: string): Promise<string[]
   }
   return modules.map((m) => m.path);
 }
-
-export const hasSubmodules = (dir: string) => existsSync(join(dir, ".gitmodules"));

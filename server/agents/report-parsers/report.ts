@@ -2,7 +2,7 @@
  * What every report parser produces, and the one builder they share, so the
  * caps on failing tests (how many, how many characters) hold for all formats.
  */
-import type { FailingTest } from "../../engine";
+import type { FailingTest, TestEvidence } from "../../engine";
 
 export type ReportFormat = "tap" | "junit" | "json" | "go-json" | "summary";
 
@@ -12,19 +12,16 @@ export type TestOutcome = "passed" | "failed" | "skipped" | "errored";
 /** Tests kept per report: past this the inventory is marked incomplete rather than growing without bound. */
 export const MAX_INVENTORY = 20_000;
 
-export interface ParsedReport {
+/** The counts and capped failures, as the test evidence holds them. */
+export interface ParsedReport extends Pick<
+  TestEvidence,
+  "passed" | "failed" | "skipped" | "errored" | "failures" | "moreFailures" | "warnings"
+> {
   format: ReportFormat;
   /** Who wrote it, when the format says so: "vitest", "jest", "mocha", "pytest", "cargo", "go", "node". */
   source: string | null;
-  passed: number;
-  failed: number;
-  skipped: number;
-  errored: number;
-  failures: FailingTest[];
-  moreFailures: number;
   /** The report reached its end (a plan met, a document closed, a final summary line). */
   complete: boolean;
-  warnings: string[];
   /**
    * Each test's id and outcome, from structured reports only (never from a
    * summary line the code under test could print); absent when the format has none.

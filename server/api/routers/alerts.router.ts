@@ -1,7 +1,7 @@
 // Settings → Alerts (admins: channels, delivery log, send test, retry) and
 // per-loop mutes and snoozes (operators; anyone signed in may read them).
 import { z } from "zod";
-import { ALERT_KINDS } from "../../alert-kinds";
+import { ALERT_KINDS, DELIVERY_STATUSES } from "../../alert-kinds";
 import {
   alertChannels,
   CHANNEL_KINDS,
@@ -72,7 +72,7 @@ export const alertsRouter = router({
       z
         .object({
           limit: z.number().int().min(1).max(200).default(50),
-          status: z.enum(["pending", "delivered", "dead"]).optional(),
+          status: z.enum(DELIVERY_STATUSES).optional(),
         })
         .default({ limit: 50 }),
     )

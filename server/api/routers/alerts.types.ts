@@ -1,7 +1,7 @@
 // Output contracts of the alerts router. A channel's URL and signing secret
 // are stored sealed; only `createChannel` answers with the secret, once.
 import { z } from "zod";
-import { ALERT_KINDS } from "../../alert-kinds";
+import { ALERT_KINDS, DELIVERY_STATUSES } from "../../alert-kinds";
 
 const ok = z.object({ ok: z.literal(true) });
 
@@ -25,7 +25,7 @@ export const deliveryOutput = z.object({
   eventId: z.number().nullable(),
   loopId: z.string().nullable(),
   kind: z.string(),
-  status: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
   attempts: z.number(),
   nextAttemptAt: z.date(),
   lastStatus: z.number().nullable(),

@@ -6,7 +6,7 @@ import superjson from "superjson";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../../../test/db-providers";
 import { sleep, until } from "../../../test/event-test-helpers";
-import { FetchEventSource } from "../../../test/fetch-event-source";
+import { RecordingEventSource } from "../../../test/recording-event-source";
 import { appendEvents, latestEventId, type StoredLoopEvent } from "../../db/events.repo";
 import { closeEventWakeups, getEventWakeups, notifyEventsWritten } from "../../events/event-wakeups";
 import type { AppRouter } from "../root";
@@ -99,12 +99,12 @@ describeEachProvider("events.stream over HTTP", ({ db }) => {
   });
 
   it("the tRPC client resumes after a dropped connection without losing or repeating events", async () => {
-    FetchEventSource.instances = [];
+    RecordingEventSource.instances = [];
     const client = createTRPCClient<AppRouter>({
       links: [
         splitLink({
           condition: (op) => op.type === "subscription",
-          true: httpSubscriptionLink({ url: server.url, transformer: superjson, EventSource: FetchEventSource }),
+          true: httpSubscriptionLink({ url: server.url, transformer: superjson, EventSource: RecordingEventSource }),
           false: httpLink({ url: server.url, transformer: superjson }),
         }),
       ],
@@ -128,7 +128,8 @@ describeEachProvider("events.stream over HTTP", ({ db }) => {
     server.dropConnections();
     // Written while the client is away: the resumed stream must replay them.
     const missed = [await append("client.2"), await append("client.3")];
-    await until(() => received.length === 3);
+    // The eventsource package reconnects after its default 3 s (the server sends no retry:).
+    await until(() => received.length === 3, 10_000);
     const last = await append("client.4");
     await until(() => received.length === 4);
     await sleep(150);
@@ -137,7 +138,7 @@ describeEachProvider("events.stream over HTTP", ({ db }) => {
     expect(received.map((r) => r.id)).toEqual([first, ...missed, last].map(String));
     expect(received[0]!.event.createdAt).toBeInstanceOf(Date);
     // The reconnect carried the last id it had seen.
-    expect(FetchEventSource.instances[0]!.attempts).toEqual([null, String(first)]);
+    expect(RecordingEventSource.instances[0]!.attempts).toEqual([null, String(first)]);
     expect(wakeups.subscriberCount).toBe(subscribed);
 
     sub.unsubscribe();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { healthStates, interventionLevels, livePhases } from "../../loops/vocabulary";
 
 /** `loops.live`: the iteration in flight, or null when none is (or it has not printed yet). */
 export const liveIterationOutput = z
@@ -6,11 +7,11 @@ export const liveIterationOutput = z
     iteration: z.number().int(),
     agentId: z.string(),
     startedAt: z.number(),
-    phase: z.string(),
+    phase: z.enum(livePhases),
     heartbeatAt: z.number().nullable(),
     outputAt: z.number().nullable(),
-    health: z.string(),
-    interventions: z.array(z.object({ level: z.string(), message: z.string(), at: z.number() })),
+    health: z.enum(healthStates),
+    interventions: z.array(z.object({ level: z.enum(interventionLevels), message: z.string(), at: z.number() })),
     tools: z.array(z.object({ name: z.string(), at: z.number() })),
     lines: z.array(z.string()),
     skippedLines: z.number().int(),
