@@ -9,7 +9,6 @@ import { timeParts } from "./time-parts";
 import { getLoopDetail, MARKER_EVENT_TYPES } from "../server/loops/loop-detail.service";
 import { loopById } from "../server/db/loops.repo";
 import { forkLineage } from "../server/loops/fork-lineage";
-import { currentCheckpoint } from "../server/db/loop-steps.repo";
 import { chartSeries, clearChartSeriesCache } from "../server/loops/chart-series";
 import { pendingControlRequests } from "../server/db/controls.repo";
 import { recentApprovals } from "../server/db/approvals.repo";
@@ -46,7 +45,7 @@ try {
   const parts: Record<string, (() => Promise<unknown>) | ReturnType<typeof gaining>> = {
     loopById: () => loopById(db.prisma, LONG_LOOP),
     forkLineage: () => forkLineage(db.prisma, loop),
-    checkpoint: () => currentCheckpoint(db.prisma, LONG_LOOP),
+    checkpoint: () => db.loopStore.currentCheckpoint(LONG_LOOP),
     chartSeries: () => chartSeries(db, lineage.segments),
     "chartSeries uncached": () => (clearChartSeriesCache(db), chartSeries(db, lineage.segments)),
     "chartSeries gaining": gaining(() => chartSeries(db, lineage.segments)),

@@ -10,7 +10,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
-import { stepCommitSlot } from "../server/db/client";
+import type { SqliteLoopStore } from "../server/db/loop-store/sqlite-loop-store";
 import { SqliteStepDriver } from "../server/db/step-commit-drivers";
 import { createTempDatabase } from "../test/temp-database";
 import { measureOverhead, percentile } from "./runtime-bench";
@@ -85,7 +85,7 @@ async function once(iterations: number) {
   const file = temp.target.file;
   await migrate(temp.target, process.cwd());
   const db = openDatabase(temp.target, { poolSize: 20 });
-  const { client } = await stepCommitSlot(db.prisma)!.sqlite();
+  const { client } = await (db.loopStore as SqliteLoopStore).connection();
   const prepare = client.prepare.bind(client);
   client.prepare = ((sql: string) => {
     const statement = prepare(sql);

@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
-import { openDatabase, stepCommitSlot } from "../server/db/client";
+import { openDatabase } from "../server/db/client";
+import type { SqliteLoopStore } from "../server/db/loop-store/sqlite-loop-store";
 import { migrate } from "../server/db/migrations/migrator";
 import { createTempDatabase } from "../test/temp-database";
 import { getEnv } from "../server/env";
@@ -61,7 +62,7 @@ const out: Record<string, unknown> = { kind, loops, iterationsEach, loadBefore: 
 const countStatements = args.includes("--statements");
 async function statementCounter(db: ReturnType<typeof openDatabase>) {
   const counts = new Map<string, number>();
-  const { client } = await stepCommitSlot(db.prisma)!.sqlite();
+  const { client } = await (db.loopStore as SqliteLoopStore).connection();
   const prepare = client.prepare.bind(client);
   let on = false;
   client.prepare = ((sql: string) => {

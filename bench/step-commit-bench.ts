@@ -13,8 +13,8 @@ import { checkpointScenarios, FakeClock } from "../test/checkpoint-scenarios";
 import type { Database } from "../server/db/client";
 import { openDatabase, SQLITE_PRAGMAS } from "../server/db/client";
 import type { DatabaseTarget } from "../server/db/database-target";
-import { claimLoop } from "../server/db/loop-lease.repo";
-import { commitStep, commitStepViaPrisma, type StepWrite } from "../server/db/loop-steps.repo";
+import type { StepWrite } from "../server/db/step-write";
+import { commitStepViaPrisma } from "../test/prisma-step-commit";
 import { migrate } from "../server/db/migrations/migrator";
 import { getEnv } from "../server/env";
 import { LocalDispatcher } from "../server/jobs/local-dispatcher";
@@ -56,7 +56,7 @@ async function claimedLoops(db: Database, count: number) {
       { goal: "commit bench", agentKind: "command", definition: {}, engineConfig: {}, start: true },
       { actor: LOCAL_OPERATOR, reason: "bench" },
     );
-    await claimLoop(db.prisma, loop.id, OWNER, new Date(), 3_600_000);
+    await db.loopStore.claim(loop.id, OWNER, new Date(), 3_600_000);
     ids.push(loop.id);
   }
   return ids;
@@ -95,7 +95,7 @@ function stepWrite(loopId: string, i: number): StepWrite {
 
 type Commit = (db: Database, write: StepWrite) => Promise<unknown>;
 const viaPrisma: Commit = (db, write) => commitStepViaPrisma(db.prisma, write);
-const viaCommitStep: Commit = (db, write) => commitStep(db.prisma, write);
+const viaCommitStep: Commit = (db, write) => db.loopStore.commitStep(write);
 
 /** One loop committing step after step: latency of one durable commit. */
 async function sequential(db: Database, commit: Commit, commits: number) {
@@ -264,7 +264,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     if (only && only !== kind) continue;
     const temp = await createTempDatabase(kind, getEnv().RALPH_PG_ADMIN_URL, "bench");
     await migrate(temp.target, process.cwd());
-    const db = openDatabase(temp.target, { poolSize: 20, leanStepCommit: false });
+    const db = openDatabase(temp.target, { poolSize: 20 });
     try {
       printStepCommit(
         await measureStepCommit(db, temp.target, {

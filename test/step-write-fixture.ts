@@ -3,7 +3,7 @@
 // commit directly.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../server/db/client";
-import type { StepWrite } from "../server/db/loop-steps.repo";
+import type { StepWrite } from "../server/db/step-write";
 
 /** A running loop whose lease `lease` holds until `leaseUntil` (none when `lease` is null). */
 export async function runningLoop(prisma: Db, lease: string | null, leaseUntil: Date): Promise<string> {

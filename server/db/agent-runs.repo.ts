@@ -1,7 +1,7 @@
 // What the runtime records about agent processes: the in-flight agent's
 // process group and the spend it reported (written while it runs, read after
 // a crash), and the role a loop's agents act with (its creator's).
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 export type Role = "viewer" | "operator" | "admin";
 

@@ -1,7 +1,7 @@
 // What the alarms are judged on, read for a set of loops at once: iterations
 // within each loop's runaway window, spend within the last hour, and the last
 // sign of life of the agent in flight (its newest live row).
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import { latestLiveEvents } from "./live-output.repo";
 
 const HOUR_MS = 3_600_000;

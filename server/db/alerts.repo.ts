@@ -4,7 +4,7 @@
 // to the next one when the lease runs out, and two never send the same
 // attempt.
 import { alertKindOf, type AlertKind } from "../alert-kinds";
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import type { Tx } from "./tx";
 
 export interface ChannelRow {

@@ -1,5 +1,5 @@
 // Personal API tokens, found by the SHA-256 of the bearer value.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import type { Tx } from "./tx";
 
 export interface ApiTokenRow {

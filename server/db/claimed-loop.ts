@@ -1,6 +1,6 @@
 // What a runtime reads of the loop it claimed (the rest is in its checkpoint):
 // one column list for Prisma's select (loop-lease.repo.ts), SQLite's claim
-// statement (loop-lease.repo.ts) and PostgreSQL's lean read (pg-lean.ts).
+// statement (loop-store/sqlite-loop-store.ts) and PostgreSQL's (loop-store/postgres-statements.ts).
 import type { Loop } from "./generated/sqlite/client";
 
 const COLUMNS = ["id", "goal", "agentKind", "config", "checkpointId", "inflightIteration"] as const;

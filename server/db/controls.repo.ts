@@ -2,7 +2,7 @@
 // in the transaction that stores its effect: applied at once on an idle loop
 // (the service, fenced by the loop's version), applied at a runtime's safe
 // point (fenced by its lease), refused, or rejected when the loop ends first.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import { appendEvents, type NewLoopEvent } from "./events.repo";
 import type { Prisma } from "./generated/sqlite/client";
 import { inTransaction, type Tx } from "./tx";

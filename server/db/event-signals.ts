@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import pg from "pg";
-import type { Database } from "./client";
+import type { PrismaHandle } from "./prisma-client";
 import type { DatabaseTarget } from "./database-target";
 
 export const EVENTS_CHANNEL = "ralph_events";
@@ -154,7 +154,7 @@ export function watchEventWrites(target: DatabaseTarget, onWake: () => void): { 
  * transaction: NOTIFY inside one would only fire at its commit anyway. The
  * payload defaults to this process's token, so its own listener ignores the echo.
  */
-export async function signalEventsWritten(database: Database, payload = PROCESS_NOTIFY_TOKEN): Promise<void> {
+export async function signalEventsWritten(database: PrismaHandle, payload = PROCESS_NOTIFY_TOKEN): Promise<void> {
   if (database.kind !== "postgresql") return;
   await database.prisma.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${payload})`;
 }

@@ -3,7 +3,7 @@
 import { ALERTABLE_EVENT_TYPES } from "../alert-kinds";
 import { LIVE_EVENT } from "../live-output";
 import { enqueueAlerts } from "./alerts.repo";
-import type { Database, Db } from "./client";
+import type { Db, PrismaHandle } from "./prisma-client";
 import type { Prisma } from "./generated/sqlite/client";
 import { inTransaction, type Tx } from "./tx";
 
@@ -111,13 +111,13 @@ export interface EventIdWindow {
  * mutex first waits for the open transaction. PostgreSQL reads on its own
  * pooled connection and never sees uncommitted rows.
  */
-function committedRead<T>(database: Database, read: (db: Tx | Db) => Promise<T>): Promise<T> {
+function committedRead<T>(database: PrismaHandle, read: (db: Tx | Db) => Promise<T>): Promise<T> {
   return database.kind === "sqlite" ? inTransaction(database.prisma, read) : read(database.prisma);
 }
 
 /** readEventsAfter for live readers: committed events only (see committedRead). */
 export function readCommittedEventsAfter(
-  database: Database,
+  database: PrismaHandle,
   afterId: number,
   options: { loopId?: string; limit?: number; throughId?: number } = {},
 ): Promise<StoredLoopEvent[]> {
@@ -125,11 +125,15 @@ export function readCommittedEventsAfter(
 }
 
 /** latestEventId for live readers: the newest committed id (see committedRead). */
-export function latestCommittedEventId(database: Database): Promise<number> {
+export function latestCommittedEventId(database: PrismaHandle): Promise<number> {
   return committedRead(database, (db) => latestEventId(db));
 }
 
-export async function readEventIdsAfter(database: Database, afterId: number, limit: number): Promise<EventIdWindow> {
+export async function readEventIdsAfter(
+  database: PrismaHandle,
+  afterId: number,
+  limit: number,
+): Promise<EventIdWindow> {
   if (database.kind === "sqlite") {
     const rows = await committedRead(database, (db) =>
       db.loopEvent.findMany({

@@ -6,7 +6,6 @@ import { describeEachProvider } from "../../test/db-providers";
 import { iterationStep, runningLoop } from "../../test/step-write-fixture";
 import { openDatabase } from "./client";
 import { LeaseLostError } from "./loop-lease.repo";
-import { commitStep } from "./loop-steps.repo";
 import { DatabaseClosedError } from "./step-errors";
 
 const AT = new Date("2026-11-24T01:02:03.456Z");
@@ -19,8 +18,8 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
     // A wide window: the second loop's step waits for company when the database closes.
     const grouped = openDatabase(temp().target, { groupCommitMs: 5_000 });
     const [first, second] = [await loop("me"), await loop("me")];
-    const committing = commitStep(grouped.prisma, iterationStep(first, 1, "me", AT));
-    const queued = commitStep(grouped.prisma, iterationStep(second, 1, "me", AT));
+    const committing = grouped.loopStore.commitStep(iterationStep(first, 1, "me", AT));
+    const queued = grouped.loopStore.commitStep(iterationStep(second, 1, "me", AT));
     const settled = Promise.allSettled([committing, queued]);
     await grouped.close();
     // Old code: the queued promise never settled (its timer was cleared) and this race timed out.
@@ -33,7 +32,7 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
     expect(await db().prisma.iteration.count({ where: { loopId: second } })).toBe(0);
     expect(await db().prisma.iteration.count({ where: { loopId: first } })).toBe(1);
     // A step offered after the close fails at once, the same way.
-    await expect(commitStep(grouped.prisma, iterationStep(second, 2, "me", AT))).rejects.toBeInstanceOf(
+    await expect(grouped.loopStore.commitStep(iterationStep(second, 2, "me", AT))).rejects.toBeInstanceOf(
       DatabaseClosedError,
     );
   });
@@ -45,7 +44,7 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
       const ids = await Promise.all(Array.from({ length: 12 }, () => loop("me")));
       const lost = await loop("thief");
       const step = (loopId: string, n: number) => iterationStep(loopId, n, "me", AT);
-      const results = await Promise.allSettled([...ids, lost].map((id) => commitStep(grouped.prisma, step(id, 1))));
+      const results = await Promise.allSettled([...ids, lost].map((id) => grouped.loopStore.commitStep(step(id, 1))));
       expect(results.slice(0, -1).every((r) => r.status === "fulfilled")).toBe(true);
       expect(results.at(-1)).toMatchObject({ status: "rejected", reason: expect.any(LeaseLostError) });
       const stats = grouped.stepCommit!.stats;
@@ -58,8 +57,8 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
       expect(await db().prisma.loopEvent.count({ where: { loopId: lost } })).toBe(0);
       // A duplicate iteration row (a unique violation) also fails alone, as a storage conflict.
       const again = await Promise.allSettled([
-        commitStep(grouped.prisma, step(ids[0]!, 1)),
-        commitStep(grouped.prisma, step(ids[1]!, 2)),
+        grouped.loopStore.commitStep(step(ids[0]!, 1)),
+        grouped.loopStore.commitStep(step(ids[1]!, 2)),
       ]);
       expect(again[0]!.status).toBe("rejected");
       expect(again[1]!.status).toBe("fulfilled");
@@ -77,7 +76,7 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
       // Prisma's transaction holds the connection; the lean commit must wait for it, not join it.
       await db()
         .prisma.$transaction(async (tx) => {
-          const commit = commitStep(db().prisma, {
+          const commit = db().loopStore.commitStep({
             loopId: id,
             fence: { owner: "me" },
             loop: { iteration: 9 },

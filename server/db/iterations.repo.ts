@@ -1,5 +1,5 @@
 // Iteration reads: the light series the charts need, and full rows by page.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import { Prisma } from "./generated/sqlite/client";
 
 // The largest INTEGER both providers compare a bound parameter with.

@@ -10,8 +10,6 @@ import pg from "pg";
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { openDatabase } from "./client";
-import { renewLeases } from "./loop-lease.repo";
-import { commitStep } from "./loop-steps.repo";
 import { iterationStep } from "../../test/step-write-fixture";
 
 const LOOPS = 64;
@@ -47,7 +45,7 @@ describeEachProvider("grouped steps beside the batched lease renewal", ({ db, te
     const step = (loopId: string, n: number) => iterationStep(loopId, n, `me:${loopId}`);
     // SQLite: one process has one connection, as the app does. Two connections in one thread would
     // block each other, a busy wait on one stalling the other's open transaction in the same thread.
-    const renewing = kind === "sqlite" ? grouped.prisma : db().prisma;
+    const renewing = kind === "sqlite" ? grouped.loopStore : db().loopStore;
     let done = false;
     let renewals = 0;
     const renewalErrors: unknown[] = [];
@@ -56,7 +54,7 @@ describeEachProvider("grouped steps beside the batched lease renewal", ({ db, te
     const renewer = (async () => {
       while (!done) {
         try {
-          const { lost } = await renewLeases(renewing, kind, shuffled(leases), new Date(), 3_600_000);
+          const { lost } = await renewing.renewLeases(shuffled(leases), new Date(), 3_600_000);
           lostLeases.push(...lost.map((l) => l.loopId));
           renewals++;
         } catch (error) {
@@ -71,7 +69,7 @@ describeEachProvider("grouped steps beside the batched lease renewal", ({ db, te
     const stepErrors: unknown[] = [];
     try {
       for (let n = 1; n <= ROUNDS; n++) {
-        const results = await Promise.allSettled(shuffled(ids).map((id) => commitStep(grouped.prisma, step(id, n))));
+        const results = await Promise.allSettled(shuffled(ids).map((id) => grouped.loopStore.commitStep(step(id, n))));
         for (const r of results) if (r.status === "rejected") stepErrors.push(r.reason);
       }
     } finally {
@@ -115,13 +113,13 @@ describeEachProvider("grouped steps beside the batched lease renewal", ({ db, te
         await other.query(`UPDATE "Loop" SET "leaseOwner" = 'thief' WHERE "id" = $1`, [stolen]);
         const now = new Date();
         let settled = false;
-        const renewal = renewLeases(
-          db().prisma,
-          kind,
-          [mine, stolen, free].map((loopId) => ({ loopId, owner: `me:${loopId}` })),
-          now,
-          60_000,
-        ).finally(() => (settled = true));
+        const renewal = db()
+          .loopStore.renewLeases(
+            [mine, stolen, free].map((loopId) => ({ loopId, owner: `me:${loopId}` })),
+            now,
+            60_000,
+          )
+          .finally(() => (settled = true));
         // The unlocked row is renewed at once; the locked ones wait for their holder.
         await expect
           .poll(async () => (await db().prisma.loop.findUniqueOrThrow({ where: { id: free } })).leaseExpiresAt)

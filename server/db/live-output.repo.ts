@@ -2,7 +2,7 @@
 // Its rows are events, so the existing event stream and wake-ups carry them to
 // every tab and process; unlike the audit log they are transient and capped.
 import { LIVE_EVENT, LIVE_ROWS_KEPT } from "../live-output";
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import { appendEvents, type NewLoopEvent, type StoredLoopEvent } from "./events.repo";
 import { inTransaction } from "./tx";
 

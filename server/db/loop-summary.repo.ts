@@ -1,6 +1,6 @@
 // The list's summary bar: a handful of aggregate queries, each on an index,
 // however many loops and iterations there are (no rows are read into memory).
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 export interface LoopSummaryCounts {
   byStatus: Record<string, number>;

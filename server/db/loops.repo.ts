@@ -1,9 +1,9 @@
 // Loop rows: creating and starting them, and the reads behind the list and
 // detail views. Writes that the runtime makes are compare-and-set on `version`
-// and live beside the runtime's repositories (loop-lease, loop-steps).
-import type { Db } from "./client";
+// are the loop store's (loop-store/).
+import type { Db } from "./prisma-client";
 import type { Prisma } from "./generated/sqlite/client";
-import type { CheckpointRow } from "./loop-steps.repo";
+import type { CheckpointRow } from "./step-write";
 import type { Tx } from "./tx";
 import { insertCheckpointParts } from "./checkpoints.repo";
 

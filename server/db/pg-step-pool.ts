@@ -1,10 +1,8 @@
 // PostgreSQL's lean connections: one pg pool per opened database, beside
-// Prisma's, shared by the lean step commit (step-commit-drivers.ts) and the
-// slice's single statements (pg-lean.ts). Statements are prepared once per
+// Prisma's, shared by the step commit (step-commit-drivers.ts) and the
+// PostgreSQL loop store's single statements (postgres-loop-store.ts). Statements are prepared once per
 // connection by name; the pool is ended with the database.
 import pg from "pg";
-import { stepCommitSlot, type Db } from "./client";
-import type { StepCommitSlot } from "./step-commit-slot";
 
 /** How many step-commit batches run at once, each on its own connection. */
 export const PG_STEP_POOL = 4;
@@ -12,7 +10,7 @@ export const PG_STEP_POOL = 4;
  * Connections of the lean pool (beside Prisma's): the batches' plus as many
  * for single statements, so a read never queues behind four busy batches.
  */
-const PG_LEAN_CONNECTIONS = 2 * PG_STEP_POOL;
+export const PG_LEAN_CONNECTIONS = 2 * PG_STEP_POOL;
 
 /** `?` placeholders, as the step SQL writes them. */
 export interface PgStatement {
@@ -73,16 +71,4 @@ export class PgStepPool {
   end() {
     return this.pool.end();
   }
-}
-
-/** The lean pool of a PostgreSQL slot, made on first use. */
-export function pgStepPoolOf(slot: StepCommitSlot): PgStepPool {
-  slot.pgPool ??= new PgStepPool(slot.target.url, PG_LEAN_CONNECTIONS);
-  return slot.pgPool as PgStepPool;
-}
-
-/** The lean pool for this client, or null (SQLite, or a client opened without the lean path). */
-export function pgStepPool(db: Db): PgStepPool | null {
-  const slot = stepCommitSlot(db);
-  return slot?.target.kind === "postgresql" ? pgStepPoolOf(slot) : null;
 }

@@ -1,6 +1,6 @@
 // Rate-limit hits in the database, so every app instance (and every worker on
 // PostgreSQL) counts the same attempts.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 /** Hits for (bucket, key) since `since`, counting at most `cap` rows. */
 export async function countHits(prisma: Db, bucket: string, key: string, since: Date): Promise<number> {

@@ -1,6 +1,6 @@
 // Stored secrets. Listing never selects the ciphertext; only `sealedSecret`
 // returns it, for the resolver that decrypts for an executor.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 const LISTED = {
   id: true,

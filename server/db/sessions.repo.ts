@@ -1,5 +1,5 @@
 // Sign-in sessions, found by the SHA-256 of their cookie token.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 export interface SessionWithUser {
   id: string;

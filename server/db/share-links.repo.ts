@@ -1,5 +1,5 @@
 // Share links: stored by token hash only.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 export interface ShareLinkRow {
   id: string;

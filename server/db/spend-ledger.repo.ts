@@ -4,7 +4,7 @@
 // its agent spent; the in-flight agent's last report sits on the loop row
 // until its attempt gets a row. The invariant: the loop's cost equals the sum
 // of its rows, always (also between a crash and the next safe point).
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import { parseInflightAgent } from "./agent-runs.repo";
 
 export interface SpendLedger {

@@ -1,23 +1,22 @@
-// Single statements a running slice issues at every safe point or claim, on
-// SQLite: prepared once on the connection Prisma's adapter opened (its adapter
+// Single statements the SQLite loop store issues at every safe point or claim:
+// prepared once on the connection Prisma's adapter opened (its adapter
 // prepares each query anew, and a Prisma query costs about a millisecond of
 // CPU), run under the lock Prisma's interactive transactions and the step
 // commit's batches take, so a read never sees a transaction's uncommitted rows
-// and a write never joins one. PostgreSQL's counterparts are in pg-lean.ts.
+// and a write never joins one.
 import type BetterSqlite3 from "better-sqlite3";
-import { stepCommitSlot, type Db } from "./client";
-import type { StepCommitSlot } from "./step-commit-slot";
+import type { SqliteConnection } from "./step-commit-slot";
 
 export type PrepareStatement = (sql: string) => BetterSqlite3.Statement;
 
 const cache = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
 export class SqliteLean {
-  constructor(private readonly slot: StepCommitSlot) {}
+  constructor(private readonly connection: () => Promise<SqliteConnection>) {}
 
   /** Runs `fn` synchronously while holding the connection: nothing else runs on it meanwhile. */
   async run<T>(fn: (prepare: PrepareStatement) => T): Promise<T> {
-    const { client, lock } = await this.slot.sqlite();
+    const { client, lock } = await this.connection();
     let statements = cache.get(client);
     if (!statements) cache.set(client, (statements = new Map()));
     const known = statements;
@@ -38,10 +37,4 @@ export class SqliteLean {
       release();
     }
   }
-}
-
-/** The lean path for this client, or null (PostgreSQL, or a client opened without it). */
-export function sqliteLean(db: Db): SqliteLean | null {
-  const slot = stepCommitSlot(db);
-  return slot && slot.target.kind === "sqlite" ? new SqliteLean(slot) : null;
 }

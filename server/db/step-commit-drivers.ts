@@ -8,6 +8,7 @@ import type { PgStepPool } from "./pg-step-pool";
 import type { StepDriver, StepOutcome } from "./group-commit";
 import type { SqliteConnection } from "./step-commit-slot";
 import type { StepWrite } from "./step-write";
+import { POSTGRES_ENCODING, SQLITE_ENCODING } from "./step-encoding";
 import { stepProgram, type Statement, type StatementResult, type StepProgram } from "./step-commit-sql";
 
 const SAVEPOINT = "step_write";
@@ -76,7 +77,7 @@ export class SqliteStepDriver implements StepDriver {
       for (const write of writes) {
         if (!alone) exec(`SAVEPOINT ${SAVEPOINT}`);
         try {
-          outcomes.push({ ok: true, value: this.drive(client, stepProgram("sqlite", write, now)) });
+          outcomes.push({ ok: true, value: this.drive(client, stepProgram(SQLITE_ENCODING, write, now)) });
           if (!alone) exec(`RELEASE ${SAVEPOINT}`);
         } catch (error) {
           // Alone, or SQLite rolled the whole transaction back (I/O error, full disk): fail the batch.
@@ -159,7 +160,7 @@ export class PgStepDriver implements StepDriver {
       if (alone) {
         outcomes.push({
           ok: true,
-          value: await this.drive(client, stepProgram("postgresql", writes[0]!, now), ["BEGIN"]),
+          value: await this.drive(client, stepProgram(POSTGRES_ENCODING, writes[0]!, now), ["BEGIN"]),
         });
         await client.query("COMMIT");
         return outcomes;
@@ -171,7 +172,10 @@ export class PgStepDriver implements StepDriver {
         const heads = [...(release ? [`RELEASE SAVEPOINT ${SAVEPOINT}`] : []), `SAVEPOINT ${SAVEPOINT}`];
         release = false;
         try {
-          outcomes.push({ ok: true, value: await this.drive(client, stepProgram("postgresql", write, now), heads) });
+          outcomes.push({
+            ok: true,
+            value: await this.drive(client, stepProgram(POSTGRES_ENCODING, write, now), heads),
+          });
           release = true;
         } catch (error) {
           // A connection lost here fails the whole batch (the outer catch).
@@ -193,7 +197,7 @@ export class PgStepDriver implements StepDriver {
     }
   }
 
-  /** The pool is the database's (pg-lean.ts shares it): it ends with the database. */
+  /** The pool is the PostgreSQL loop store's (its single statements share it): the store ends it. */
   close() {
     return Promise.resolve();
   }

@@ -1,7 +1,6 @@
-// What openDatabase leaves for the lean step commit (step-commit.ts), which is
-// built on first use: kept apart so the client module imports no repository.
+// What the SQLite loop store shares with Prisma's adapter (its one connection
+// and the lock they take turns on), and the step commit's counters.
 import type BetterSqlite3 from "better-sqlite3";
-import type { DatabaseTarget } from "./database-target";
 
 export interface GroupCommitStats {
   /** Transactions committed (or attempted) by the lean path. */
@@ -27,16 +26,4 @@ export class ConnectionLock {
 export interface SqliteConnection {
   client: BetterSqlite3.Database;
   lock: ConnectionLock;
-}
-
-export interface StepCommitSlot {
-  target: DatabaseTarget;
-  groupCommitMs: number;
-  stats: GroupCommitStats;
-  /** SQLite: the connection Prisma's adapter opened (connecting first if needed). */
-  sqlite: () => Promise<SqliteConnection>;
-  /** The committer, once built; closed with the database. */
-  committer?: { close(): Promise<void> };
-  /** PostgreSQL: the lean pg pool (pg-step-pool.ts), once made; ended with the database, after the committer. */
-  pgPool?: { end(): Promise<void> };
 }

@@ -1,8 +1,8 @@
 // The step commit as plain SQL, written once for both databases. It is a
 // generator of statements: the SQLite driver runs each one synchronously (so
 // no other query can slip into its transaction on the shared connection), the
-// PostgreSQL driver awaits each one. Values are encoded exactly as Prisma's
-// adapters encode them, so rows written here read back through Prisma alike.
+// PostgreSQL driver awaits each one. Each driver hands it its database's value
+// encoding (step-encoding.ts); the SQL itself is the same on both.
 import { ALERTABLE_EVENT_TYPES } from "../alert-kinds";
 import { alertsOf, deliveryRows } from "./alerts.repo";
 import { ControlAlreadySettledError } from "./controls.repo";
@@ -10,10 +10,9 @@ import { toRow, type NewLoopEvent } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
 import { LeaseLostError } from "./loop-lease.repo";
 import type { PendingControl, StepCommitResult, StepWrite } from "./step-write";
+import { decodeTimestamp, type StepEncoding } from "./step-encoding";
 import { StaleLoopError } from "./step-errors";
 import { scrubText } from "./text-scrub";
-
-export type Dialect = "sqlite" | "postgresql";
 
 export interface Statement {
   /** `?` placeholders; the PostgreSQL driver numbers them. */
@@ -45,27 +44,12 @@ const JSON_COLUMNS: Record<string, ReadonlySet<string>> = {
   Approval: new Set(["context"]),
 };
 
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-
-/** A timestamp as adapter-pg sends it (TIMESTAMP(3) without time zone, in UTC). */
-function pgTimestamp(date: Date) {
-  const ms = date.getUTCMilliseconds();
-  return (
-    `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` +
-    (ms ? `.${pad(ms, 3)}` : "")
-  );
-}
-
-/** One value as Prisma's adapter would bind it for this column. */
-export function encodeValue(dialect: Dialect, table: string, column: string, value: unknown): unknown {
+/** One value bound for this column (a write's input may hold Prisma's null sentinels: StepWrite is typed by it). */
+export function encodeValue(encoding: StepEncoding, table: string, column: string, value: unknown): unknown {
   if (value === null || value === Prisma.DbNull) return null;
   if (JSON_COLUMNS[table]?.has(column)) return value === Prisma.JsonNull ? "null" : JSON.stringify(value);
-  if (value instanceof Date) {
-    // SQLite: the iso8601 format the app's adapter is configured with (compared as text).
-    return dialect === "sqlite" ? value.toISOString().replace("Z", "+00:00") : pgTimestamp(value);
-  }
-  if (typeof value === "boolean" && dialect === "sqlite") return value ? 1 : 0;
+  if (value instanceof Date) return encoding.date(value);
+  if (typeof value === "boolean") return encoding.bool(value);
   return value;
 }
 
@@ -73,10 +57,10 @@ const q = (name: string) => `"${name}"`;
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
 /** INSERT of rows that share their columns (undefined values are left to the column default). */
-function insert(dialect: Dialect, table: string, rows: Record<string, unknown>[], returning?: string): Statement {
+function insert(encoding: StepEncoding, table: string, rows: Record<string, unknown>[], returning?: string): Statement {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] !== undefined)))];
   const params: unknown[] = [];
-  for (const row of rows) for (const c of columns) params.push(encodeValue(dialect, table, c, row[c] ?? null));
+  for (const row of rows) for (const c of columns) params.push(encodeValue(encoding, table, c, row[c] ?? null));
   const values = rows.map(() => `(${marks(columns.length)})`).join(", ");
   return {
     sql: `INSERT INTO ${q(table)} (${columns.map(q).join(", ")}) VALUES ${values}${returning ? ` RETURNING ${q(returning)}` : ""}`,
@@ -85,7 +69,7 @@ function insert(dialect: Dialect, table: string, rows: Record<string, unknown>[]
 }
 
 /** SET clauses for an update input: plain values, `{ set }`, `{ increment }` or `{ decrement }`. */
-function assignments(dialect: Dialect, table: string, data: Record<string, unknown>) {
+function assignments(encoding: StepEncoding, table: string, data: Record<string, unknown>) {
   const sets: string[] = [];
   const params: unknown[] = [];
   for (const [column, raw] of Object.entries(data)) {
@@ -102,26 +86,26 @@ function assignments(dialect: Dialect, table: string, data: Record<string, unkno
       params.push(op.decrement);
     } else if (op && "set" in op) {
       sets.push(`${q(column)} = ?`);
-      params.push(encodeValue(dialect, table, column, op.set));
+      params.push(encodeValue(encoding, table, column, op.set));
     } else if (op) {
       throw new Error(`the step commit cannot apply ${Object.keys(op).join(",")} to ${table}.${column}`);
     } else {
       sets.push(`${q(column)} = ?`);
-      params.push(encodeValue(dialect, table, column, raw));
+      params.push(encodeValue(encoding, table, column, raw));
     }
   }
   return { sets, params };
 }
 
 function* appendEvents(
-  dialect: Dialect,
+  encoding: StepEncoding,
   events: NewLoopEvent[],
   now: Date,
 ): Generator<Statement, void, StatementResult> {
   if (events.length === 0) return;
   const rows = events.map((e) => ({ ...toRow(e), payload: toRow(e).payload ?? null, createdAt: now }));
   const alertable = events.some((e) => ALERTABLE_EVENT_TYPES.has(e.type));
-  const stored = yield insert(dialect, "LoopEvent", rows, alertable ? "id" : undefined);
+  const stored = yield insert(encoding, "LoopEvent", rows, alertable ? "id" : undefined);
   if (!alertable) return;
   // Multi-row RETURNING lists rows in insertion order on both databases.
   const alerts = alertsOf(
@@ -130,36 +114,36 @@ function* appendEvents(
   if (alerts.length === 0) return;
   const channels = (yield {
     sql: `SELECT "id", "events", "loopIds" FROM "AlertChannel" WHERE "enabled" = ?`,
-    params: [encodeValue(dialect, "AlertChannel", "enabled", true)],
+    params: [encodeValue(encoding, "AlertChannel", "enabled", true)],
   }).rows as { id: string; events: string; loopIds: string }[];
   if (channels.length === 0) return;
   const loopIds = [...new Set(alerts.flatMap((a) => (a.event.loopId ? [a.event.loopId] : [])))];
   const mutes = loopIds.length
     ? ((yield {
         sql: `SELECT "loopId", "kind" FROM "AlertMute" WHERE "loopId" IN (${marks(loopIds.length)}) AND ("until" IS NULL OR "until" > ?)`,
-        params: [...loopIds, encodeValue(dialect, "AlertMute", "until", now)],
+        params: [...loopIds, encodeValue(encoding, "AlertMute", "until", now)],
       }).rows as { loopId: string; kind: string }[])
     : [];
   const deliveries = deliveryRows(alerts, channels, mutes, now);
-  if (deliveries.length) yield insert(dialect, "AlertDelivery", deliveries);
+  if (deliveries.length) yield insert(encoding, "AlertDelivery", deliveries);
 }
 
 /**
- * The statements of one safe point, in the order commitStep's Prisma version
- * runs them (see loop-steps.repo.ts for what each part means). Throws the same
+ * The statements of one safe point (step-write.ts says what each part means),
+ * the loop row's update first so its lock is held. Throws the
  * fencing errors; the caller rolls back.
  */
-export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date): StepProgram {
+export function* stepProgram(encoding: StepEncoding, unscrubbed: StepWrite, now: Date): StepProgram {
   // What the Prisma client's extension does to every write: no NULs, no lone surrogates. Not the
   // checkpoint, a write's largest text: JSON.stringify and canonical JSON wrote it, and both escape them.
   const { checkpoint: written, ...rest } = unscrubbed;
   const write: StepWrite = { ...scrubText(rest), ...(written ? { checkpoint: written } : {}) };
-  const enc = (table: string, column: string, value: unknown) => encodeValue(dialect, table, column, value);
+  const enc = (table: string, column: string, value: unknown) => encodeValue(encoding, table, column, value);
   const owner = "owner" in write.fence ? write.fence.owner : null;
   const inflight = write.nextInflight
     ? { inflightIteration: write.nextInflight.number, inflightAttempt: 1, inflightStartedAt: write.nextInflight.at }
     : { inflightIteration: null, inflightAttempt: null, inflightStartedAt: null };
-  const { sets, params } = assignments(dialect, "Loop", {
+  const { sets, params } = assignments(encoding, "Loop", {
     ...(write.loop as Record<string, unknown>),
     ...(write.checkpoint ? { checkpointId: write.checkpoint.id } : {}),
     ...inflight,
@@ -177,7 +161,7 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
   if (updated.changes !== 1) throw owner !== null ? new LeaseLostError(write.loopId) : new StaleLoopError(write.loopId);
 
   if (write.iteration) {
-    yield insert(dialect, "Iteration", [
+    yield insert(encoding, "Iteration", [
       { ...(write.iteration.row as Record<string, unknown>), loopId: write.loopId, attempt: write.iteration.attempt },
     ]);
   }
@@ -186,14 +170,14 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
     if (parts?.length) {
       // Content-addressed: a part another checkpoint of the loop stored already is the same text.
       const rows = parts.map((p) => ({ loopId: write.loopId, hash: p.hash, body: p.body }));
-      const stmt = insert(dialect, "CheckpointPart", rows);
+      const stmt = insert(encoding, "CheckpointPart", rows);
       yield { sql: `${stmt.sql} ON CONFLICT ("loopId", "hash") DO NOTHING`, params: stmt.params };
     }
-    yield insert(dialect, "Checkpoint", [{ ...checkpoint, loopId: write.loopId, createdAt: now }]);
+    yield insert(encoding, "Checkpoint", [{ ...checkpoint, loopId: write.loopId, createdAt: now }]);
   }
   for (const request of write.newControls ?? []) {
     const status = request.status ?? "pending";
-    yield insert(dialect, "ControlRequest", [
+    yield insert(encoding, "ControlRequest", [
       {
         id: request.id,
         loopId: request.loopId,
@@ -209,7 +193,7 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
       },
     ]);
   }
-  yield* appendEvents(dialect, write.events, now);
+  yield* appendEvents(encoding, write.events, now);
   for (const ack of write.acks) {
     const done = yield {
       sql: `UPDATE "ControlRequest" SET "status" = ?, "result" = ?, "appliedAt" = ? WHERE "id" = ? AND "status" = ?`,
@@ -229,7 +213,7 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
         params: ["rejected", note, enc("ControlRequest", "appliedAt", now), ...pending.map((p) => p.id), "pending"],
       };
       yield* appendEvents(
-        dialect,
+        encoding,
         pending.map((p) => ({
           loopId: write.loopId,
           type: "control_rejected",
@@ -252,7 +236,7 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
     const seen = yield { sql: `SELECT 1 AS "one" FROM "Approval" WHERE "id" = ?`, params: [write.openApproval.id] };
     if (seen.rows.length === 0) {
       const { context, ...approval } = write.openApproval;
-      yield insert(dialect, "Approval", [
+      yield insert(encoding, "Approval", [
         { ...approval, loopId: write.loopId, context: context ?? undefined, requestedAt: now },
       ]);
     }
@@ -261,7 +245,7 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
   // After the loop row's update, so its lock is held: a request stored for this runtime either committed
   // before this read (and is returned, so the next safe point applies it without reading again) or waits
   // for this commit and is read by the next safe point's Halt phase.
-  const pending = decodePendingControls(dialect, (yield pendingControlsStatement(dialect, write.loopId)).rows);
+  const pending = decodePendingControls(encoding, (yield pendingControlsStatement(encoding, write.loopId)).rows);
   if (!write.release || pending.length) return { released: false, pendingControls: pending };
   yield {
     sql: `UPDATE "Loop" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ? WHERE "id" = ? AND "leaseOwner" = ?`,
@@ -271,33 +255,19 @@ export function* stepProgram(dialect: Dialect, unscrubbed: StepWrite, now: Date)
 }
 
 /** A loop's pending requests, oldest first: what a safe point applies. */
-export function pendingControlsStatement(dialect: Dialect, loopId: string): Statement {
-  // pg hands a `timestamp` back in the process's time zone: read it as UTC text instead.
-  const createdAt =
-    dialect === "postgresql" ? `to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"` : `"createdAt"`;
+export function pendingControlsStatement(encoding: StepEncoding, loopId: string): Statement {
   return {
-    sql: `SELECT "id", "kind", "payload", "actorId", "actor", "reason", ${createdAt} FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? ORDER BY "createdAt" ASC, "id" ASC`,
+    sql: `SELECT "id", "kind", "payload", "actorId", "actor", "reason", ${encoding.createdAtColumn} FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? ORDER BY "createdAt" ASC, "id" ASC`,
     params: [loopId, "pending"],
   };
 }
 
-/** A stored timestamp as Prisma would read it: ISO text with its zone, or SQL's zone-less UTC text. */
-function decodeTimestamp(value: unknown): Date {
-  if (value instanceof Date || typeof value === "number") return new Date(value);
-  const text = String(value);
-  return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text.replace(" ", "T")}Z`);
-}
-
-/** Rows of pendingControlsStatement as Prisma reads them (Json parsed, dates as Date). */
-export function decodePendingControls(dialect: Dialect, rows: Record<string, unknown>[]): PendingControl[] {
+/** Rows of pendingControlsStatement as the runtime uses them (Json parsed, dates as Date). */
+export function decodePendingControls(encoding: StepEncoding, rows: Record<string, unknown>[]): PendingControl[] {
   return rows.map((row) => ({
     id: String(row.id),
     kind: String(row.kind),
-    // jsonb arrives parsed from pg; SQLite keeps JSON text.
-    payload:
-      dialect === "sqlite" && typeof row.payload === "string"
-        ? (JSON.parse(row.payload) as unknown)
-        : (row.payload ?? null),
+    payload: encoding.json(row.payload),
     actorId: (row.actorId as string | null) ?? null,
     actor: String(row.actor),
     reason: (row.reason as string | null) ?? null,

@@ -1,25 +1,21 @@
-// The lean step commit (prepared statements, group commit) against the Prisma
-// version it replaces: the same write, committed both ways on twin loops, must
-// read back through Prisma identically, field for field, and fence alike.
+// The loop store's step commit (its own statements and value encoding, group
+// commit) against the same write made through Prisma's model API (the oracle in
+// test/prisma-step-commit.ts): committed both ways on twin loops, it must read
+// back through Prisma identically, field for field, and fence alike.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { runningLoop } from "../../test/step-write-fixture";
 import { DB_NULL } from "./step-write";
 import { LeaseLostError } from "./loop-lease.repo";
-import {
-  checkpointById,
-  commitStep,
-  commitStepViaPrisma,
-  markInflight,
-  StaleLoopError,
-  type StepWrite,
-} from "./loop-steps.repo";
+import { commitStepViaPrisma } from "../../test/prisma-step-commit";
+import { StaleLoopError } from "./step-errors";
+import type { StepWrite } from "./step-write";
 import { pendingControlRequests } from "./controls.repo";
-import { readPendingControls } from "./pending-controls";
+import type { Db } from "./prisma-client";
 
 const AT = new Date("2026-11-24T01:02:03.456Z");
-const LATER = new Date("2026-11-24T01:02:04Z"); // no milliseconds: adapter-pg formats those differently
+const LATER = new Date("2026-11-24T01:02:04.789Z");
 
 describeEachProvider("lean step commit", ({ db }) => {
   const loop = (lease: string | null) => runningLoop(db().prisma, lease, LATER);
@@ -170,8 +166,7 @@ describeEachProvider("lean step commit", ({ db }) => {
     expect(await commitStepViaPrisma(db().prisma, await fullWrite(viaPrisma, "twin-prisma"))).toEqual({
       released: true,
     });
-    expect(db().stepCommit).not.toBeNull();
-    expect(await commitStep(db().prisma, await fullWrite(viaLean, "twin-lean"))).toEqual({ released: true });
+    expect(await db().loopStore.commitStep(await fullWrite(viaLean, "twin-lean"))).toEqual({ released: true });
 
     const expected = await stored(viaPrisma, "twin-prisma");
     const got = await stored(viaLean, "twin-lean");
@@ -223,18 +218,18 @@ describeEachProvider("lean step commit", ({ db }) => {
       events: [{ loopId, type: "note" }],
       acks: [],
     });
-    await expect(commitStep(db().prisma, write(leased, { owner: "me" }))).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(db().loopStore.commitStep(write(leased, { owner: "me" }))).rejects.toBeInstanceOf(LeaseLostError);
     const idle = await loop(null);
-    await expect(commitStep(db().prisma, write(idle, { version: 7 }))).rejects.toBeInstanceOf(StaleLoopError);
-    expect(await commitStep(db().prisma, write(idle, { version: 0 }))).toEqual({ released: false });
+    await expect(db().loopStore.commitStep(write(idle, { version: 7 }))).rejects.toBeInstanceOf(StaleLoopError);
+    expect(await db().loopStore.commitStep(write(idle, { version: 0 }))).toEqual({ released: false });
     expect(await db().prisma.checkpoint.count({ where: { loopId: { in: [leased] } } })).toBe(0);
     expect(await db().prisma.loopEvent.count({ where: { loopId: leased } })).toBe(0);
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id: idle } })).version).toBe(1);
     // An ack for a request already settled aborts that write only.
     const id = await loop("me");
     const ack = { requestId: await pendingControl(id), outcome: "applied" as const, note: "", at: AT.getTime() };
-    await commitStep(db().prisma, { ...write(id, { owner: "me" }), acks: [ack] });
-    await expect(commitStep(db().prisma, { ...write(id, { owner: "me" }), acks: [ack] })).rejects.toThrow(
+    await db().loopStore.commitStep({ ...write(id, { owner: "me" }), acks: [ack] });
+    await expect(db().loopStore.commitStep({ ...write(id, { owner: "me" }), acks: [ack] })).rejects.toThrow(
       /already settled/,
     );
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).version).toBe(1);
@@ -252,7 +247,7 @@ describeEachProvider("lean step commit", ({ db }) => {
     });
     for (const [via, commit] of [
       ["prisma", commitStepViaPrisma],
-      ["lean", commitStep],
+      ["store", (_db: Db, write: StepWrite) => db().loopStore.commitStep(write)],
     ] as const) {
       const id = await loop("me");
       const answered = await pendingControl(id);
@@ -265,7 +260,7 @@ describeEachProvider("lean step commit", ({ db }) => {
       // The answered one is settled by this very commit; the others are returned, oldest first.
       const kept = await commit(db().prisma, step(id, answered, false));
       expect(kept, via).toEqual({ released: false, pendingControls: expected.slice(1) });
-      expect(await readPendingControls(db().prisma, id), via).toEqual(expected.slice(1));
+      expect(await db().loopStore.readPendingControls(id), via).toEqual(expected.slice(1));
       // A releasing step that finds requests keeps the lease and hands them over the same way.
       const held = await commit(db().prisma, step(id, first, true));
       expect(held, via).toEqual({ released: false, pendingControls: expected.slice(2) });
@@ -276,37 +271,37 @@ describeEachProvider("lean step commit", ({ db }) => {
   it("marks an iteration in flight: attempt 1 for a new number, the attempt already recorded for the same one, fenced", async () => {
     const id = await loop("me");
     await db().prisma.loop.update({ where: { id }, data: { status: "queued", nextRunAt: LATER } });
-    expect(await markInflight(db().prisma, id, "me", 1, AT)).toBe(1);
+    expect(await db().loopStore.markInflight(id, "me", 1, AT)).toBe(1);
     let row = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ inflightIteration: 1, inflightAttempt: 1, inflightStartedAt: AT, startedAt: AT });
     expect(row).toMatchObject({ status: "running", nextRunAt: null, inflightAgent: null, lastActivityAt: AT });
     // A crash record moved the attempt on: the same number keeps it, and the loop's start stays the first one.
     await db().prisma.loop.update({ where: { id }, data: { inflightAttempt: 3, inflightAgent: { group: 2 } } });
-    expect(await markInflight(db().prisma, id, "me", 1, LATER)).toBe(3);
+    expect(await db().loopStore.markInflight(id, "me", 1, LATER)).toBe(3);
     row = await db().prisma.loop.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ inflightAttempt: 3, inflightStartedAt: LATER, startedAt: AT, inflightAgent: null });
-    expect(await markInflight(db().prisma, id, "me", 2, LATER)).toBe(1);
+    expect(await db().loopStore.markInflight(id, "me", 2, LATER)).toBe(1);
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).startedAt).toEqual(AT);
-    await expect(markInflight(db().prisma, id, "not-me", 3, LATER)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(db().loopStore.markInflight(id, "not-me", 3, LATER)).rejects.toBeInstanceOf(LeaseLostError);
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id } })).inflightIteration).toBe(2);
     // A fork's first iteration of its own is not number 1: its start is still recorded, once (issue 31:
     // the fork's header said "Elapsed — not started" though it ran).
     const fork = await loop("me");
     await db().prisma.loop.update({ where: { id: fork }, data: { startedAt: null } });
-    expect(await markInflight(db().prisma, fork, "me", 4, AT)).toBe(1);
+    expect(await db().loopStore.markInflight(fork, "me", 4, AT)).toBe(1);
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id: fork } })).startedAt).toEqual(AT);
-    expect(await markInflight(db().prisma, fork, "me", 5, LATER)).toBe(1);
+    expect(await db().loopStore.markInflight(fork, "me", 5, LATER)).toBe(1);
     expect((await db().prisma.loop.findUniqueOrThrow({ where: { id: fork } })).startedAt).toEqual(AT);
     // The checkpoint a claim points at reads back as stored.
     await db().prisma.checkpoint.create({
       data: { id: `${id}-cp`, loopId: id, iteration: 1, state: '{"a":1}', sha256: "ab" },
     });
-    expect(await checkpointById(db().prisma, `${id}-cp`)).toEqual({
+    expect(await db().loopStore.checkpointById(`${id}-cp`)).toEqual({
       id: `${id}-cp`,
       loopId: id,
       state: '{"a":1}',
       sha256: "ab",
     });
-    expect(await checkpointById(db().prisma, "none")).toBeNull();
+    expect(await db().loopStore.checkpointById("none")).toBeNull();
   });
 });

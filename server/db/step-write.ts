@@ -1,5 +1,5 @@
-// What one safe point writes: the input of the step commit, shared by its
-// Prisma version (loop-steps.repo.ts) and the lean path (step-commit-sql.ts).
+// What one safe point writes: the input of the loop store's step commit
+// (step-commit-sql.ts), and of its Prisma oracle in the tests.
 import type { NewControlRequest, ControlSettlement } from "./controls.repo";
 import type { NewLoopEvent } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";

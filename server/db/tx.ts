@@ -1,5 +1,5 @@
 // Interactive transactions for either provider, typed with the shared client type.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 

@@ -1,6 +1,6 @@
 // Provider usage-limit windows shared by the loops on one account: one row per
 // account, kept at the latest reset any loop learned of.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import { inTransaction } from "./tx";
 
 export interface UsageLimitWindowRow {

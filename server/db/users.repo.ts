@@ -1,6 +1,6 @@
 // Accounts. The password hash never leaves this module except through
 // `credentialsByEmail`, which only the sign-in service calls.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 
 export interface UserRow {
   id: string;

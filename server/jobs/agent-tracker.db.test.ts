@@ -6,8 +6,6 @@ import { describeEachProvider } from "../../test/db-providers";
 import { waitFor } from "../../test/runtime-harness";
 import { createLoop } from "../loops/loop-create.service";
 import { LOCAL_OPERATOR } from "../auth/actor";
-import { claimLoop } from "../db/loop-lease.repo";
-import { markInflight } from "../db/loop-steps.repo";
 import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
 import { createAgentTracker } from "./agent-tracker";
@@ -24,8 +22,8 @@ describeEachProvider("agent tracker", ({ db }) => {
       { goal: "track", agentKind: "command", definition: {}, engineConfig: {}, start: true },
       { actor: LOCAL_OPERATOR, reason: "test" },
     );
-    await claimLoop(db().prisma, loop.id, "owner", new Date(), 60_000);
-    await markInflight(db().prisma, loop.id, "owner", 1, new Date());
+    await db().loopStore.claim(loop.id, "owner", new Date(), 60_000);
+    await db().loopStore.markInflight(loop.id, "owner", 1, new Date());
     const stored = async () =>
       (await db().prisma.loop.findUniqueOrThrow({ where: { id: loop.id }, select: { inflightAgent: true } }))
         .inflightAgent as { group?: unknown; spend?: unknown } | null;
@@ -50,7 +48,7 @@ describeEachProvider("agent tracker", ({ db }) => {
     tracker.started(id, 1, group);
     tracker.spent(id, 1, spend);
     tracker.finished?.(id, 1);
-    await markInflight(db().prisma, id, "owner", 2, new Date());
+    await db().loopStore.markInflight(id, "owner", 2, new Date());
     tracker.started(id, 2, group);
     tracker.finished?.(id, 2);
     await sleep(1_300);

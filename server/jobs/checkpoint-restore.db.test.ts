@@ -8,11 +8,8 @@ import { checkpointScenarios, FakeClock } from "../../test/checkpoint-scenarios"
 import { asOperator } from "../../test/runtime-harness";
 import { buildCheckpoint, step, type LoopSnapshot } from "../engine";
 import { openDatabase, type Database } from "../db/client";
-import { claimLoop } from "../db/loop-lease.repo";
-import { commitStep } from "../db/loop-steps.repo";
 import { createLoop } from "../loops/loop-create.service";
 import { loadCurrentSnapshot, readStoredCheckpoint } from "../loops/loop-snapshot";
-import { currentCheckpoint } from "../db/loop-steps.repo";
 import { checkpointRow, iterationRow, loopPatch, outputRowFor } from "../loops/step-rows";
 import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
@@ -39,8 +36,11 @@ describeEachProvider("checkpoint restore (format 2)", ({ db, kind, temp }) => {
   async function runSteps(database: Database, loopId: string, scenarioIndex: number, count: number, clock: FakeClock) {
     const owner = `test-${kind}-${clock.now()}`;
     // A lease that runs out at once: a runtime that dies holding it leaves the loop to the next one.
-    expect(await claimLoop(database.prisma, loopId, owner, new Date(), 1)).not.toBeNull();
-    const stored = await readStoredCheckpoint(database.prisma, (await currentCheckpoint(database.prisma, loopId))!);
+    expect(await database.loopStore.claim(loopId, owner, new Date(), 1)).not.toBeNull();
+    const stored = await readStoredCheckpoint(
+      database.loopStore,
+      (await database.loopStore.currentCheckpoint(loopId))!,
+    );
     let { snapshot, outputRow } = stored;
     const parts = stored.parts;
     const ports = checkpointScenarios(count)[scenarioIndex]!.ports(clock);
@@ -53,7 +53,7 @@ describeEachProvider("checkpoint restore (format 2)", ({ db, kind, temp }) => {
         outputRow: cite,
         stored: parts,
       });
-      await commitStep(database.prisma, {
+      await database.loopStore.commitStep({
         loopId,
         fence: { owner },
         loop: loopPatch(outcome.snapshot, outcome.decision, new Date()),
@@ -86,7 +86,7 @@ describeEachProvider("checkpoint restore (format 2)", ({ db, kind, temp }) => {
       const before = await runSteps(doomed, id, index, 8, clock);
       await doomed.close();
 
-      const restored = await loadCurrentSnapshot(db().prisma, id);
+      const restored = await loadCurrentSnapshot(db().loopStore, id);
       expect(restored).toEqual(asRestored(JSON.parse(JSON.stringify(before)) as LoopSnapshot));
       expect(restored!.state.iteration).toBe(8);
       expect(restored!.last.output).toBe(before.last.output);
@@ -103,7 +103,7 @@ describeEachProvider("checkpoint restore (format 2)", ({ db, kind, temp }) => {
 
       // The loop goes on from there, on the new connection, and restores again.
       const after = await runSteps(db(), id, index, 3, clock);
-      expect(await loadCurrentSnapshot(db().prisma, id)).toEqual(
+      expect(await loadCurrentSnapshot(db().loopStore, id)).toEqual(
         asRestored(JSON.parse(JSON.stringify(after)) as LoopSnapshot),
       );
       expect(after.state.iteration).toBe(11);
@@ -125,8 +125,8 @@ describeEachProvider("checkpoint restore (format 2)", ({ db, kind, temp }) => {
       where: { id },
       data: { checkpointId: old.id, leaseOwner: null, version: loop.version + 1 },
     });
-    expect(JSON.parse((await currentCheckpoint(db().prisma, id))!.state).format).toBeUndefined();
-    const restored = await loadCurrentSnapshot(db().prisma, id);
+    expect(JSON.parse((await db().loopStore.currentCheckpoint(id))!.state).format).toBeUndefined();
+    const restored = await loadCurrentSnapshot(db().loopStore, id);
     expect(restored).toEqual(
       asRestored({
         ...(JSON.parse(JSON.stringify(snapshot)) as LoopSnapshot),
@@ -135,9 +135,9 @@ describeEachProvider("checkpoint restore (format 2)", ({ db, kind, temp }) => {
     );
 
     const next = await runSteps(db(), id, 0, 1, clock);
-    const row = (await currentCheckpoint(db().prisma, id))!;
+    const row = (await db().loopStore.currentCheckpoint(id))!;
     expect(JSON.parse(row.state).format).toBe(2);
-    expect(await loadCurrentSnapshot(db().prisma, id)).toEqual(
+    expect(await loadCurrentSnapshot(db().loopStore, id)).toEqual(
       asRestored(JSON.parse(JSON.stringify(next)) as LoopSnapshot),
     );
   });
@@ -147,6 +147,6 @@ describeEachProvider("checkpoint restore (format 2)", ({ db, kind, temp }) => {
     const id = await newLoop(scenario);
     await runSteps(db(), id, 2, 3, newClock());
     await db().prisma.checkpointPart.deleteMany({ where: { loopId: id } });
-    await expect(loadCurrentSnapshot(db().prisma, id)).rejects.toThrow(/part .* is missing/);
+    await expect(loadCurrentSnapshot(db().loopStore, id)).rejects.toThrow(/part .* is missing/);
   });
 });

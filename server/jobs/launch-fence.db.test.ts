@@ -9,7 +9,6 @@ import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { agentTaking, asOperator, createHarness, waitFor, type Harness } from "../../test/runtime-harness";
 import { expectLoopCostMatchesRows } from "../../test/spend-invariant";
-import { claimLoop } from "../db/loop-lease.repo";
 import { createLoop } from "../loops/loop-create.service";
 import { leaseKeeperOf } from "./lease-keeper";
 import { runSlice } from "./slice-runner";
@@ -63,7 +62,7 @@ describeEachProvider("agent launch fence", ({ db }) => {
     // Iteration 2 is marked but never ran: the next owner records attempt 1 as interrupted and runs attempt 2 alone.
     expect([row.inflightIteration, row.inflightAttempt]).toEqual([2, 1]);
     await expectLoopCostMatchesRows(db().prisma, loopId);
-    const b = await claimLoop(db().prisma, loopId, "runtime-b", new Date(), 15_000);
+    const b = await db().loopStore.claim(loopId, "runtime-b", new Date(), 15_000);
     expect(b).not.toBeNull();
   });
 

@@ -5,13 +5,12 @@ import { afterEach, expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { agentTaking, asOperator, createHarness, waitFor, type Harness } from "../../test/runtime-harness";
 import { insertControlRequest } from "../db/controls.repo";
-import { claimLoop, renewLeases } from "../db/loop-lease.repo";
 import { createLoop } from "../loops/loop-create.service";
 import { leaseKeeperOf } from "./lease-keeper";
 import { runSlice } from "./slice-runner";
 
 /** Answers after `ms`, or fails at once when the runtime aborts the call. */
-describeEachProvider("batched lease keeper", ({ db, kind }) => {
+describeEachProvider("batched lease keeper", ({ db }) => {
   let h: Harness | undefined;
   afterEach(async () => h?.stop());
 
@@ -35,10 +34,10 @@ describeEachProvider("batched lease keeper", ({ db, kind }) => {
     const t0 = new Date(Date.now());
     const ids = [await newLoop(), await newLoop(), await newLoop()];
     await db().prisma.loop.updateMany({ where: { id: { in: ids } }, data: { status: "queued" } });
-    for (const [i, id] of ids.entries()) expect(await claimLoop(db().prisma, id, `me:${i}`, t0, 1_000)).not.toBeNull();
+    for (const [i, id] of ids.entries()) expect(await db().loopStore.claim(id, `me:${i}`, t0, 1_000)).not.toBeNull();
     // Loop 2's lease expired and another runtime took it over.
     const later = new Date(t0.getTime() + 5_000);
-    expect(await claimLoop(db().prisma, ids[2]!, "someone-else", later, 1_000)).not.toBeNull();
+    expect(await db().loopStore.claim(ids[2]!, "someone-else", later, 1_000)).not.toBeNull();
     await insertControlRequest(db().prisma, {
       id: crypto.randomUUID(),
       loopId: ids[1]!,
@@ -58,7 +57,7 @@ describeEachProvider("batched lease keeper", ({ db, kind }) => {
     });
 
     const leases = ids.map((loopId, i) => ({ loopId, owner: `me:${i}` }));
-    const { lost, pendingControls } = await renewLeases(db().prisma, kind, leases, later, 60_000);
+    const { lost, pendingControls } = await db().loopStore.renewLeases(leases, later, 60_000);
     expect(lost).toEqual([leases[2]]);
     expect([...pendingControls]).toEqual([ids[1]]);
     const rows = await db().prisma.loop.findMany({ where: { id: { in: ids } } });
@@ -75,12 +74,10 @@ describeEachProvider("batched lease keeper", ({ db, kind }) => {
     const now = new Date();
     const [a, b] = [await newLoop(), await newLoop()];
     await db().prisma.loop.updateMany({ where: { id: { in: [a, b] } }, data: { status: "queued" } });
-    await claimLoop(db().prisma, a, "owner-a", now, 60_000);
-    await claimLoop(db().prisma, b, "owner-b", now, 60_000);
+    await db().loopStore.claim(a, "owner-a", now, 60_000);
+    await db().loopStore.claim(b, "owner-b", now, 60_000);
     // Both owners are live in this process, but the pairs are crossed.
-    const { lost } = await renewLeases(
-      db().prisma,
-      kind,
+    const { lost } = await db().loopStore.renewLeases(
       [
         { loopId: a, owner: "owner-b" },
         { loopId: b, owner: "owner-b" },

@@ -12,7 +12,6 @@
 // its last good renewal (KILL_FRACTION): the slice's signal is aborted, which
 // kills the agent's process group, well before anyone can claim and launch
 // the next attempt. The launch itself is fenced in the database (fenceLaunch).
-import { renewLeases } from "../db/loop-lease.repo";
 import type { JobRuntime } from "./runtime-deps";
 
 /** One slice's hold on its loop's lease, as long as the slice runs. */
@@ -100,13 +99,7 @@ export class LeaseKeeper {
     try {
       const sentAt = this.rt.engine.now();
       const now = new Date(sentAt);
-      const { lost, pendingControls } = await renewLeases(
-        this.rt.db.prisma,
-        this.rt.db.kind,
-        held,
-        now,
-        this.rt.settings.leaseMs,
-      );
+      const { lost, pendingControls } = await this.rt.db.loopStore.renewLeases(held, now, this.rt.settings.leaseMs);
       const lostSet = new Set(lost);
       for (const hold of lost) hold.markLost();
       for (const hold of held) if (!lostSet.has(hold)) hold.renewed(sentAt);

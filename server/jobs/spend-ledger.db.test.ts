@@ -8,8 +8,6 @@ import { describeEachProvider } from "../../test/db-providers";
 import { agentTaking, asOperator, createHarness, type Harness } from "../../test/runtime-harness";
 import { expectLoopCostMatchesRows } from "../../test/spend-invariant";
 import { recordInflightAgent } from "../db/agent-runs.repo";
-import { claimLoop } from "../db/loop-lease.repo";
-import { markInflight, recordCrashedAttempt } from "../db/loop-steps.repo";
 import { createLoop } from "../loops/loop-create.service";
 import { createContext } from "../api/context";
 import { createCaller } from "../api/root";
@@ -41,9 +39,9 @@ describeEachProvider("spend ledger", ({ db }) => {
     for (const [i, cost] of [0.125, 0.25].entries()) {
       const owner = `a${i}`;
       const at = new Date(t0 + i * 20_000);
-      expect(await claimLoop(db().prisma, id, owner, at, 10_000)).not.toBeNull();
-      if (i > 0) await recordCrashedAttempt(db().prisma, id, owner, at, `rec-${i}`);
-      else await markInflight(db().prisma, id, owner, 1, at);
+      expect(await db().loopStore.claim(id, owner, at, 10_000)).not.toBeNull();
+      if (i > 0) await db().loopStore.recordCrashedAttempt(id, owner, at, `rec-${i}`);
+      else await db().loopStore.markInflight(id, owner, 1, at);
       expect(await recordInflightAgent(db().prisma, id, owner, 1, { spend: spend(cost) })).toBe(true);
       // What the agent in flight reported is visible as reported, not yet recorded.
       const view = await caller.loops.spendReconciliation({ id });
@@ -53,8 +51,8 @@ describeEachProvider("spend ledger", ({ db }) => {
     }
     // Runtime B claims after both crashes and records the second: nothing run yet, the loop already counts both.
     const later = new Date(t0 + 60_000);
-    expect(await claimLoop(db().prisma, id, "b", later, 10_000)).not.toBeNull();
-    const crashed = await recordCrashedAttempt(db().prisma, id, "b", later, "rec-b");
+    expect(await db().loopStore.claim(id, "b", later, 10_000)).not.toBeNull();
+    const crashed = await db().loopStore.recordCrashedAttempt(id, "b", later, "rec-b");
     expect(crashed?.uncountedSpend.costUsd).toBeCloseTo(0.375, 10);
     const ledger = await expectLoopCostMatchesRows(db().prisma, id);
     expect(ledger.recordedUsd).toBeCloseTo(0.375, 10);

@@ -3,7 +3,6 @@
 // database; leases make sure a loop runs on exactly one of them at a time.
 import { randomUUID } from "node:crypto";
 import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
-import { claimNextLoops } from "../db/loop-lease.repo";
 import type { Database } from "../db/client";
 import { LocalDispatcher } from "./local-dispatcher";
 import type { JobRuntime, PortsFactory, RuntimeSettings } from "./runtime-deps";
@@ -51,14 +50,7 @@ export function startWorker(options: WorkerOptions): Worker {
       if (free > 0) {
         try {
           const owner = `${instanceId}:${randomUUID()}`;
-          const ids = await claimNextLoops(
-            options.db.prisma,
-            options.db.kind,
-            owner,
-            new Date(),
-            options.settings.leaseMs,
-            free,
-          );
+          const ids = await options.db.loopStore.claimNext(owner, new Date(), options.settings.leaseMs, free);
           for (const id of ids) dispatcher.runClaimed(id, owner);
           claimed = ids.length;
         } catch (error) {

@@ -75,7 +75,7 @@ describeEachProvider("fork lineage", ({ db }) => {
     const { id: fork } = await forkLoop(h.services, parent, 1, false, asOperator());
     const forkRow = await loopRow(fork);
     expect(forkRow).toMatchObject({ maxIterations: 7, budgetUsd: 0.5, iteration: 1, status: "draft" });
-    expect((await loadCurrentSnapshot(db().prisma, fork))!.config.stop.maxIterations).toBe(7);
+    expect((await loadCurrentSnapshot(db().loopStore, fork))!.config.stop.maxIterations).toBe(7);
 
     // Before it runs, the fork's history is the parent's iteration 1, marked, and nothing later.
     expect(await pageNumbers(fork)).toEqual(["1<parent loop"]);

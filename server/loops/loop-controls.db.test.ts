@@ -23,12 +23,9 @@ import {
   type SnapshotCodec,
 } from "../engine";
 import { insertControlRequest } from "../db/controls.repo";
-import { claimLoop } from "../db/loop-lease.repo";
-import { commitStep } from "../db/loop-steps.repo";
 import { createLoop } from "./loop-create.service";
 import { requestControl } from "./loop-controls.service";
 import { loadCurrentSnapshot, nativeSha256 } from "./loop-snapshot";
-import { citedByCheckpoint } from "../db/checkpoints.repo";
 
 const noScore = { name: "none", score: () => ({ score: 0 }) };
 
@@ -95,7 +92,7 @@ describeEachProvider("controls, exactly once", ({ db }) => {
 
     const nudge = await send(id, { kind: "nudge", message: "check the README first" });
     expect(nudge).toMatchObject({ outcome: "applied", status: "paused" });
-    expect((await loadCurrentSnapshot(db().prisma, id))!.inbox.nudges.map((n) => n.text)).toEqual([
+    expect((await loadCurrentSnapshot(db().loopStore, id))!.inbox.nudges.map((n) => n.text)).toEqual([
       "check the README first",
     ]);
     const limits = await send(id, { kind: "update_limits", patch: { stop: { maxIterations: paused.iteration + 2 } } });
@@ -233,7 +230,7 @@ describeEachProvider("controls, exactly once", ({ db }) => {
       (n) => n === 0,
     );
     expect(await loopRow(id)).toMatchObject({ status: "paused", leaseOwner: null });
-    expect((await loadCurrentSnapshot(db().prisma, id))!.inbox.nudges.map((n) => n.text)).toEqual(["still there?"]);
+    expect((await loadCurrentSnapshot(db().loopStore, id))!.inbox.nudges.map((n) => n.text)).toEqual(["still there?"]);
     await expectEachAnsweredOnce(id);
   });
 
@@ -257,9 +254,9 @@ describeEachProvider("controls, exactly once", ({ db }) => {
     await statusIs(id, "stopped");
     await db().prisma.loop.update({ where: { id }, data: { status: "paused", stopType: null } });
     const owner = "runtime-under-test";
-    expect(await claimLoop(db().prisma, id, owner, new Date(), 15_000)).toBeNull(); // paused, nothing pending
+    expect(await db().loopStore.claim(id, owner, new Date(), 15_000)).toBeNull(); // paused, nothing pending
     await db().prisma.loop.update({ where: { id }, data: { status: "queued" } });
-    expect(await claimLoop(db().prisma, id, owner, new Date(), 15_000)).not.toBeNull();
+    expect(await db().loopStore.claim(id, owner, new Date(), 15_000)).not.toBeNull();
     // Stored for this runtime after it read its requests (as the service does while it holds the loop).
     await insertControlRequest(db().prisma, {
       id: "late-nudge",
@@ -272,17 +269,17 @@ describeEachProvider("controls, exactly once", ({ db }) => {
     });
     const write = { loopId: id, fence: { owner }, loop: { status: "paused" }, ended: false, events: [], acks: [] };
     // The lease is kept, and the request goes to the next safe point with the commit's answer.
-    expect(await commitStep(db().prisma, { ...write, release: true })).toMatchObject({
+    expect(await db().loopStore.commitStep({ ...write, release: true })).toMatchObject({
       released: false,
       pendingControls: [{ id: "late-nudge", kind: "nudge", payload: { message: "late" } }],
     });
     expect((await loopRow(id)).leaseOwner).toBe(owner);
     const settled = [{ requestId: "late-nudge", outcome: "applied" as const, note: "nudge applied", at: Date.now() }];
-    expect(await commitStep(db().prisma, { ...write, acks: settled, release: true })).toEqual({ released: true });
+    expect(await db().loopStore.commitStep({ ...write, acks: settled, release: true })).toEqual({ released: true });
     expect((await loopRow(id)).leaseOwner).toBeNull();
     // Settling it a second time must not commit: its effect would be stored twice.
     await db().prisma.loop.update({ where: { id }, data: { leaseOwner: owner } });
-    await expect(commitStep(db().prisma, { ...write, acks: settled, release: true })).rejects.toThrow(
+    await expect(db().loopStore.commitStep({ ...write, acks: settled, release: true })).rejects.toThrow(
       /already settled/,
     );
   });
@@ -324,7 +321,7 @@ describeEachProvider("controls, exactly once", ({ db }) => {
     });
     // The config is a part of the checkpoint (format 2): decode it with what it cites.
     const stored: unknown = JSON.parse(latest.state);
-    const cited = await citedByCheckpoint(db().prisma, id, citationsOf(stored));
+    const cited = await db().loopStore.citedByCheckpoint(id, citationsOf(stored));
     const decoded = decodeCheckpoint(
       stored,
       { part: (h) => cited.parts.get(h), output: () => cited.output },

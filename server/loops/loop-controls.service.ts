@@ -24,7 +24,7 @@ import {
   storeDeferredControl,
   type NewControlRequest,
 } from "../db/controls.repo";
-import { commitStep, StaleLoopError } from "../db/loop-steps.repo";
+import { StaleLoopError } from "../db/step-errors";
 import { conflict, invalidInput, notFound } from "../errors";
 import { notifyEventsWritten } from "../events/event-wakeups";
 import { planControl, type ControlPlan } from "./control-plan";
@@ -195,7 +195,7 @@ export async function requestControl(
 async function readSnapshot(row: { loopId: string; state: string; sha256: string } | null, svc: LoopServices) {
   if (!row) return null;
   try {
-    return await readStoredCheckpoint(svc.db.prisma, row, svc.engine);
+    return await readStoredCheckpoint(svc.db.loopStore, row, svc.engine);
   } catch {
     return null;
   }
@@ -221,7 +221,7 @@ async function applyNow(
   });
   const actors = new Map([[row.actor, row.actorId]]);
   try {
-    await commitStep(svc.db.prisma, {
+    await svc.db.loopStore.commitStep({
       loopId,
       fence: { version },
       loop: { ...loopPatch(plan.snapshot, plan.decision, at), status: plan.status },

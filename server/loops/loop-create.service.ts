@@ -152,9 +152,9 @@ export async function forkLoop(
   await assertLoopPolicy(svc.db, storedPolicyInput(source.config), acting);
   const row = await checkpointAfterIteration(svc.db.prisma, loopId, iteration);
   if (!row) throw notFound(`Checkpoint after iteration ${iteration} of loop`, loopId);
-  const restored = await restoreStoredCheckpoint(svc.db.prisma, row, svc.engine);
+  const restored = await restoreStoredCheckpoint(svc.db.loopStore, row, svc.engine);
   // The limits in effect now, operator edits included (they may postdate the forked checkpoint).
-  const current = await loadCurrentSnapshot(svc.db.prisma, loopId, svc.engine);
+  const current = await loadCurrentSnapshot(svc.db.loopStore, loopId, svc.engine);
   const config = parseLoopConfig((current ?? restored).config);
   const forkId = requestId ?? svc.engine.newId();
   // The fork's worktree starts at the forked iteration's commit, in the source's repository.

@@ -12,7 +12,6 @@ import {
   remainingIterations,
 } from "../engine";
 import { recentApprovals } from "../db/approvals.repo";
-import { checkpointById } from "../db/loop-steps.repo";
 import type { Database } from "../db/client";
 import { pendingControlRequests } from "../db/controls.repo";
 import { listEvents } from "../db/events.repo";
@@ -56,14 +55,14 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
   const lineage = await forkLineage(db.prisma, loop);
   const [checkpoint, series, pendingControls, approvals, markerEvents, alarms] = await Promise.all([
     // The checkpoint the row just read points at: one round trip, not two.
-    loop.checkpointId ? checkpointById(db.prisma, loop.checkpointId) : null,
+    loop.checkpointId ? db.loopStore.checkpointById(loop.checkpointId) : null,
     chartSeries(db, lineage.segments),
     pendingControlRequests(db.prisma, loopId),
     recentApprovals(db.prisma, loopId, APPROVAL_LIMIT),
     listEvents(db.prisma, loopId, { limit: MARKER_LIMIT, types: MARKER_EVENT_TYPES }),
     currentAlarms(db.prisma, [loop], now),
   ]);
-  const snapshot = checkpoint ? await restoreStoredCheckpoint(db.prisma, checkpoint) : null;
+  const snapshot = checkpoint ? await restoreStoredCheckpoint(db.loopStore, checkpoint) : null;
   // A loop without a git workspace (a demo) snapshots nothing: no roll back, no worktree to remove.
   const gitWorkspace = loop.iteration > 0 && (await iterationSnapshotSha(db.prisma, loopId, loop.iteration)) !== null;
   const report = snapshot ? buildReport(snapshot, now) : null;

@@ -11,9 +11,10 @@ import {
   type Sha256,
   type SnapshotCodec,
 } from "../engine";
-import type { Db } from "../db/client";
-import { citedByCheckpoint } from "../db/checkpoints.repo";
-import { currentCheckpoint } from "../db/loop-steps.repo";
+import type { LoopStore } from "../db/loop-store/loop-store.port";
+
+/** What reading a stored snapshot needs of the loop store. */
+export type CheckpointReader = Pick<LoopStore, "currentCheckpoint" | "citedByCheckpoint">;
 
 /** The SHA-256 the runtime injects into the engine (about 30 times faster than a pure-JS one). */
 export const nativeSha256: Sha256 = (text) => createHash("sha256").update(text).digest("hex");
@@ -34,14 +35,14 @@ export interface StoredSnapshot {
 
 /** A stored checkpoint, restored; throws CheckpointIntegrityError when it cannot be. */
 export async function readStoredCheckpoint(
-  db: Db,
+  store: CheckpointReader,
   row: { loopId: string; state: string; sha256: string },
   reading: SnapshotReading = {},
 ): Promise<StoredSnapshot> {
   const sha256 = reading.sha256 ?? nativeSha256;
   const stored: unknown = JSON.parse(row.state);
   const cites = citationsOf(stored);
-  const cited = await citedByCheckpoint(db, row.loopId, cites);
+  const cited = await store.citedByCheckpoint(row.loopId, cites);
   const checkpoint = decodeCheckpoint(
     stored,
     { part: (hash) => cited.parts.get(hash), output: (id) => (id === cites.outputRow ? cited.output : undefined) },
@@ -56,19 +57,19 @@ export async function readStoredCheckpoint(
 }
 
 export async function restoreStoredCheckpoint(
-  db: Db,
+  store: CheckpointReader,
   row: { loopId: string; state: string; sha256: string },
   reading: SnapshotReading = {},
 ): Promise<LoopSnapshot> {
-  return (await readStoredCheckpoint(db, row, reading)).snapshot;
+  return (await readStoredCheckpoint(store, row, reading)).snapshot;
 }
 
 /** The snapshot the loop row points at, or null before its first checkpoint. */
 export async function loadCurrentSnapshot(
-  db: Db,
+  store: CheckpointReader,
   loopId: string,
   reading: SnapshotReading = {},
 ): Promise<LoopSnapshot | null> {
-  const row = await currentCheckpoint(db, loopId);
-  return row ? restoreStoredCheckpoint(db, row, reading) : null;
+  const row = await store.currentCheckpoint(loopId);
+  return row ? restoreStoredCheckpoint(store, row, reading) : null;
 }

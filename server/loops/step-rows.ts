@@ -19,7 +19,7 @@ import {
   encodeCheckpoint,
 } from "../engine";
 import { scrubText } from "../db/text-scrub";
-import type { CheckpointRow, IterationRow } from "../db/loop-steps.repo";
+import type { CheckpointRow, IterationRow } from "../db/step-write";
 import type { NewLoopEvent } from "../db/events.repo";
 
 /** User ids by the actor names engine events carry (the requests' authors), so stored events keep both. */

@@ -1,20 +1,18 @@
-// The lean PostgreSQL reads and claims (pg-lean.ts) against the Prisma
-// queries they replace: on PostgreSQL the repository functions take the lean
-// path, and what they return must equal what Prisma reads, field for field.
-// On SQLite the same tests run the Prisma / sqlite-lean paths.
+// The loop store's own reads and claims against the Prisma queries they stand
+// beside: what they return must equal what Prisma reads, field for field, on
+// both databases.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
-import { citedByCheckpoint } from "./checkpoints.repo";
-import { claimNextLoops, loadClaimedLoop } from "./loop-lease.repo";
-import { pgLean } from "./pg-lean";
+import { PostgresLoopStore } from "./loop-store/postgres-loop-store";
+import { SqliteLoopStore } from "./loop-store/sqlite-loop-store";
 
 const AT = new Date("2026-11-24T01:02:03.456Z");
 const LATER = new Date("2026-11-24T01:02:04.007Z");
 
-describeEachProvider("lean single statements", ({ db, kind }) => {
-  it("takes the lean path exactly on PostgreSQL", () => {
-    expect(pgLean(db().prisma) !== null).toBe(kind === "postgresql");
+describeEachProvider("loop store reads", ({ db, kind }) => {
+  it("is the store of the database's kind, chosen when it was opened", () => {
+    expect(db().loopStore).toBeInstanceOf(kind === "sqlite" ? SqliteLoopStore : PostgresLoopStore);
   });
 
   it("reads a claimed loop as Prisma does: the columns the runtime uses, Json and nulls", async () => {
@@ -48,8 +46,8 @@ describeEachProvider("lean single statements", ({ db, kind }) => {
       select: { id: true, goal: true, agentKind: true, config: true, checkpointId: true, inflightIteration: true },
     });
     expect(viaPrisma).not.toBeNull();
-    expect(await loadClaimedLoop(db().prisma, id, "me")).toEqual(viaPrisma);
-    expect(await loadClaimedLoop(db().prisma, id, "not-me")).toBeNull();
+    expect(await db().loopStore.loadClaimed(id, "me")).toEqual(viaPrisma);
+    expect(await db().loopStore.loadClaimed(id, "not-me")).toBeNull();
   });
 
   it("reads the parts and the output a checkpoint cites", async () => {
@@ -75,7 +73,7 @@ describeEachProvider("lean single statements", ({ db, kind }) => {
         finishedAt: AT,
       },
     });
-    const cited = await citedByCheckpoint(db().prisma, id, { parts: ["h1", "h2", "gone"], outputRow: `${id}:1:1` });
+    const cited = await db().loopStore.citedByCheckpoint(id, { parts: ["h1", "h2", "gone"], outputRow: `${id}:1:1` });
     expect(cited).toEqual({
       parts: new Map([
         ["h1", "one"],
@@ -83,7 +81,7 @@ describeEachProvider("lean single statements", ({ db, kind }) => {
       ]),
       output: "out",
     });
-    expect(await citedByCheckpoint(db().prisma, id, { parts: [], outputRow: null })).toEqual({
+    expect(await db().loopStore.citedByCheckpoint(id, { parts: [], outputRow: null })).toEqual({
       parts: new Map(),
       output: undefined,
     });
@@ -102,7 +100,7 @@ describeEachProvider("lean single statements", ({ db, kind }) => {
     const held = await make({ status: "running", leaseOwner: "alive", leaseExpiresAt: new Date(now.getTime() + 1) });
     const due = await make({ status: "waiting", nextRunAt: new Date(now.getTime() - 5) });
     const notDue = await make({ status: "waiting", nextRunAt: new Date(now.getTime() + 5) });
-    const claimed = await claimNextLoops(db().prisma, kind, "w1", now, 15_000, 10);
+    const claimed = await db().loopStore.claimNext("w1", now, 15_000, 10);
     expect(new Set(claimed)).toEqual(new Set([free, expired, due]));
     const rows = await db().prisma.loop.findMany({ where: { id: { in: [free, expired, held, due, notDue] } } });
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -112,6 +110,6 @@ describeEachProvider("lean single statements", ({ db, kind }) => {
     expect(byId.get(held)!.leaseOwner).toBe("alive");
     expect(byId.get(notDue)!.leaseOwner).toBeNull();
     // Claimed now: a second worker finds nothing.
-    expect(await claimNextLoops(db().prisma, kind, "w2", now, 15_000, 10)).toEqual([]);
+    expect(await db().loopStore.claimNext("w2", now, 15_000, 10)).toEqual([]);
   });
 });
