@@ -22,6 +22,7 @@ import { insertCheckpointParts } from "./checkpoints.repo";
 import { sqliteLean } from "./sqlite-lean";
 import { checkpointByIdOnPg, markInflightOnPg, pgLean } from "./pg-lean";
 import { encodeValue } from "./step-commit-sql";
+import { lockLoopRow, settleCountedSpend } from "./stranded-spend.repo";
 
 export type { CheckpointRow, IterationRow, PendingControl, StepCommitResult, StepFence, StepWrite } from "./step-write";
 export { StaleLoopError };
@@ -179,6 +180,8 @@ export async function markInflight(db: Db, loopId: string, owner: string, number
  */
 export async function recordCrashedAttempt(db: Db, loopId: string, owner: string, now: Date, agentId: string) {
   return inTransaction(db, async (tx) => {
+    // Ordered against a late spend report of the same attempts (stranded-spend.repo.ts): one sees the other.
+    await lockLoopRow(tx, loopId);
     const loop = await tx.loop.findUnique({ where: { id: loopId } });
     if (!loop || loop.leaseOwner !== owner || loop.inflightIteration == null) return null;
     const number = loop.inflightIteration;
@@ -211,6 +214,7 @@ export async function recordCrashedAttempt(db: Db, loopId: string, owner: string
       where: { loopId, number, status: "interrupted" },
       _sum: { tokensIn: true, tokensOut: true, tokensCache: true, costUsd: true },
     });
+    await settleCountedSpend(tx, loopId, number, now);
     // The loop's cost equals the sum of its rows, also until the next safe point (which may never come:
     // another crash, a failed setup): the spend now on the interrupted row is added to the loop at once.
     // The next safe point writes the checkpoint's totals plus every interrupted row of this number, the same sum.

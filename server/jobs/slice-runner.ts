@@ -42,7 +42,8 @@ import {
   tamperEventRows,
   withIterationSummary,
 } from "../loops/step-rows";
-import { createAgentTracker } from "./agent-tracker";
+import { createAgentTracker, type RuntimeAgentTracker } from "./agent-tracker";
+import { SpendReports, storeStrandedSpend } from "./spend-reports";
 import { withCrashedSpend } from "./crashed-spend";
 import { leaseKeeperOf, type LeaseHold } from "./lease-keeper";
 import { SharedLimits } from "./shared-limits";
@@ -113,6 +114,8 @@ class ControlReader {
   constructor(
     private readonly rt: JobRuntime,
     private readonly loopId: string,
+    /** Late spend reports ride with the requests; they are not the engine's to read. */
+    readonly spendReports = new SpendReports(),
   ) {}
 
   /**
@@ -127,13 +130,13 @@ class ControlReader {
    * it is no later for it: the iteration's Halt phase reads the database, as for one stored during it.
    */
   prime(rows: PendingControl[] | undefined) {
-    this.primed = rows;
+    this.primed = rows && this.spendReports.take(rows);
   }
 
   read = async (): Promise<ControlRequest[]> => {
     const primed = this.primed;
     this.primed = undefined;
-    const rows = primed ?? (await readPendingControls(this.rt.db.prisma, this.loopId));
+    const rows = primed ?? this.spendReports.take(await readPendingControls(this.rt.db.prisma, this.loopId));
     const requests: ControlRequest[] = [];
     for (const row of rows) {
       this.actorIds.set(row.actor, row.actorId);
@@ -184,6 +187,10 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
   let live: LiveRecorder | undefined;
   const started = rt.engine.now();
   let iterations = 0;
+  // What the loop row says is in flight (its number and attempt), kept here to save a read per iteration,
+  // and when it launched: after a lost lease, what its agent reported is stored for the next owner.
+  let marked: { number: number; attempt: number; at?: Date } | null = null;
+  let tracker: RuntimeAgentTracker | undefined;
   try {
     // The claim read the row under the lease: with nothing in flight there is no crashed attempt to record.
     const crashed =
@@ -192,10 +199,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
     if (crashed?.group) await reapAgentGroup(crashed.group);
     // And the sandbox's network bridges of a runtime that died with it.
     if (crashed) sweepOrphanBridges();
-    // What the loop row says is in flight (its number and attempt), kept here to save a read per iteration.
-    let marked: { number: number; attempt: number } | null = crashed
-      ? { number: crashed.number, attempt: crashed.attempt + 1 }
-      : null;
+    marked = crashed ? { number: crashed.number, attempt: crashed.attempt + 1 } : null;
     let snapshot: LoopSnapshot;
     let ports: EnginePorts;
     // What the next checkpoint may cite rather than store: the row holding the
@@ -218,7 +222,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
         goal: claimed.goal,
         agentKind: claimed.agentKind,
         config: claimed.config,
-        tracker: createAgentTracker(db, loopId, owner),
+        tracker: (tracker = createAgentTracker(db, loopId, owner)),
       });
     } catch (error) {
       // Building the ports may read the database (secrets, settings): an outage
@@ -239,6 +243,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
     ports = { ...ports, events: chainSinks(ports.events, live) };
 
     for (;;) {
+      snapshot = controls.spendReports.fold(snapshot, rt.engine.now());
       snapshot = await limits.beforeStep(snapshot, rt.engine.now());
       const outcome = await step(snapshot, ports, rt.engine, {
         readControls: controls.read,
@@ -256,6 +261,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
             throw new LeaseLostError(loopId);
           }
           keeper.renewed(sentAt);
+          marked.at = new Date(sentAt);
         },
       });
       if (keeper.lost) throw new LeaseLostError(loopId);
@@ -298,12 +304,13 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
             ...tamperEventRows(loopId, iteration?.record),
             ...unreadable.events,
           ],
-          acks: [...outcome.acks, ...unreadable.acks],
+          acks: [...outcome.acks, ...unreadable.acks, ...controls.spendReports.acks(rt.engine.now())],
           release: handBack,
           openApproval: openApproval(outcome.snapshot, decision),
           decidedApprovals: decidedApprovals(outcome.events, controls.actorIds),
         }),
       );
+      controls.spendReports.committed();
       controls.prime(pendingControls);
       rt.onEventsWritten?.();
       outputRow = cite;
@@ -326,7 +333,10 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       }
     }
   } catch (error) {
-    if (error instanceof LeaseLostError) return { claimed: true, iterations, outcome: "lease_lost" };
+    if (error instanceof LeaseLostError) {
+      if (marked?.at) await storeStrandedSpend(db, loopId, tracker, { ...marked, at: marked.at }, now());
+      return { claimed: true, iterations, outcome: "lease_lost" };
+    }
     // A passing fault (database busy, connection reset): the lease expires and
     // the sweeper retries the loop from its checkpoint.
     if (!(error instanceof LoopSetupError)) throw error;
