@@ -1,7 +1,6 @@
 // Whether the data folder can take writes: a read-only mount or a full disk at
 // start otherwise shows up only as 500s on every request. Probed by writing,
 // not by reading mode bits: the server often runs as root, which ignores them.
-import { closeSync, fsyncSync, mkdirSync, openSync, statfsSync, unlinkSync, writeSync } from "node:fs";
 import { mkdir, open, statfs, unlink } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -36,46 +35,6 @@ function describe(error: unknown, dir: string): string {
   return `the data folder ${dir} cannot be written: ${(error as Error)?.message ?? String(error)}`;
 }
 
-function freeBytesOf(dir: string): number | null {
-  try {
-    const s = statfsSync(dir);
-    return Number(s.bavail) * Number(s.bsize);
-  } catch {
-    return null;
-  }
-}
-
-/** Probes `dir` now (a small write, fsynced, then removed) and checks free space. */
-export function probeStorage(dir: string, minFreeBytes = MIN_FREE_BYTES): StorageHealth {
-  const probe = join(dir, `.health-probe-${process.pid}`);
-  try {
-    mkdirSync(dir, { recursive: true });
-    const fd = openSync(probe, "w");
-    try {
-      writeSync(fd, "ralph health probe\n".repeat(256));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    return { ok: false, reason: describe(error, dir), freeBytes: freeBytesOf(dir) };
-  } finally {
-    try {
-      unlinkSync(probe);
-    } catch {
-      // Never created (read-only) or already gone.
-    }
-  }
-  const freeBytes = freeBytesOf(dir);
-  if (freeBytes !== null && freeBytes < minFreeBytes)
-    return {
-      ok: false,
-      reason: `the data folder ${dir} is nearly full (${Math.floor(freeBytes / 1024 / 1024)} MiB free, needs ${Math.floor(minFreeBytes / 1024 / 1024)} MiB)`,
-      freeBytes,
-    };
-  return { ok: true, reason: null, freeBytes };
-}
-
 async function freeBytesAsync(dir: string): Promise<number | null> {
   try {
     const s = await statfs(dir);
@@ -85,8 +44,11 @@ async function freeBytesAsync(dir: string): Promise<number | null> {
   }
 }
 
-/** probeStorage off the main thread: a stalled disk blocks a pool thread, never the server. */
-export async function probeStorageAsync(dir: string, minFreeBytes = MIN_FREE_BYTES): Promise<StorageHealth> {
+/**
+ * Probes `dir` now (a small write, fsynced, then removed) and checks free space. Off the main thread:
+ * a stalled disk blocks a pool thread, never the server.
+ */
+export async function probeStorage(dir: string, minFreeBytes = MIN_FREE_BYTES): Promise<StorageHealth> {
   const probe = join(dir, `.health-probe-${process.pid}`);
   try {
     await mkdir(dir, { recursive: true });
@@ -127,7 +89,7 @@ export async function storageHealth(dir: string, waitMs = STORAGE_WAIT_MS): Prom
       since: Date.now(),
       done: Promise.resolve<StorageHealth>({ ok: true, reason: null, freeBytes: null }),
     };
-    started.done = probeStorageAsync(dir).then((health) => {
+    started.done = probeStorage(dir).then((health) => {
       cache.set(dir, { at: Date.now(), health });
       if (running.get(dir) === started) running.delete(dir);
       return health;
