@@ -86,8 +86,12 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
           return victim;
         },
         (v) => v !== undefined,
-        40_000,
-      );
+        120_000,
+      ).catch((error: unknown) => {
+        for (const w of [a, b]) console.error(`[overlap] worker ${w.child.pid}:\n${w.output().slice(-3000)}`);
+        console.error(`[overlap] agent files: ${readAgentRuns(agentDir).length}`);
+        throw error;
+      });
       // First that worker stalls past its lease (SIGSTOP, 3 s > 2 s): some of its slices freeze between a commit
       // and their next launch, the race of issue 32, and the other worker takes their loops over. On
       // waking it must launch nothing.
@@ -145,6 +149,6 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
       );
       expect(recorded).toBeCloseTo(reported, 9);
     },
-    FULL ? 2_400_000 : 90_000,
+    FULL ? 2_400_000 : 300_000,
   );
 });
