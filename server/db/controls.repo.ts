@@ -73,7 +73,8 @@ export async function settleControlRequests(tx: Tx, settled: readonly ControlSet
 
 /** The loop ended: what is still pending will never apply. Each gets its one outcome, and its audit event. */
 export async function rejectPendingControls(tx: Tx, loopId: string, status: string, at: Date) {
-  const pending = await pendingControlRequests(tx, loopId);
+  // A late spend report is not a control: it still applies after the end (stranded-spend.repo.ts).
+  const pending = (await pendingControlRequests(tx, loopId)).filter((p) => p.kind !== "record_spend");
   if (pending.length === 0) return;
   const note = `the loop ended (${status}) before this was applied`;
   await tx.controlRequest.updateMany({

@@ -203,8 +203,9 @@ export function* stepProgram(encoding: StepEncoding, unscrubbed: StepWrite, now:
   }
   if (write.ended) {
     const pending = (yield {
-      sql: `SELECT "id", "kind", "actorId", "actor" FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? ORDER BY "createdAt" ASC, "id" ASC`,
-      params: [write.loopId, "pending"],
+      // A late spend report is not a control: it still applies after the end (stranded-spend.repo.ts).
+      sql: `SELECT "id", "kind", "actorId", "actor" FROM "ControlRequest" WHERE "loopId" = ? AND "status" = ? AND "kind" <> ? ORDER BY "createdAt" ASC, "id" ASC`,
+      params: [write.loopId, "pending", "record_spend"],
     }).rows as { id: string; kind: string; actorId: string | null; actor: string }[];
     if (pending.length) {
       const note = `the loop ended (${String(write.loop.status)}) before this was applied`;

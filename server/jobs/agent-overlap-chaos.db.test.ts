@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { overlappingRuns, readAgentRuns } from "../../test/agent-overlap";
+import { FULL_CHAOS } from "../../test/chaos-scale";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
 import { expectLoopCostMatchesRows } from "../../test/spend-invariant";
@@ -19,9 +20,10 @@ import { loopDefinitionSchema } from "../loops/loop-definition";
 import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
 
-const LOOPS = 12;
-
-const ITERATIONS = 4;
+// RALPH_CHAOS_SCALE=full runs the issue's figures (100 loops x 20 iterations) by hand; CI keeps the small run.
+const FULL = FULL_CHAOS;
+const LOOPS = FULL ? 100 : 12;
+const ITERATIONS = FULL ? 20 : 4;
 
 describeEachProvider("agent overlap chaos", ({ db, temp }) => {
   const workers: WorkerProcess[] = [];
@@ -35,109 +37,118 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
   });
   const services = () => ({ db: db(), dispatcher: new LocalDispatcher(), engine: systemDeps });
 
-  it("2 workers, a CPU hog and a SIGKILL: no two agents of one iteration at once, every dollar on a row", async () => {
-    const agentDir = join(mkdtempSync(join(tmpdir(), "ralph-overlap-")), "agents");
-    mkdirSync(agentDir);
-    const ids: string[] = [];
-    for (let i = 0; i < LOOPS; i++) {
-      const definition = loopDefinitionSchema.parse({
-        goal: `overlap loop ${i}`,
-        agent: {
-          kind: "command",
-          preset: "generic",
-          argv: [process.execPath, join(process.cwd(), "test/fixtures/overlap-agent.mjs")],
-          env: { AGENT_DIR: agentDir, SLEEP_MS: "600" },
-          timeoutSeconds: 60,
-          killGraceMs: 200,
-          sandbox: "off",
+  it(
+    "2 workers, a CPU hog and a SIGKILL: no two agents of one iteration at once, every dollar on a row",
+    async () => {
+      const agentDir = join(mkdtempSync(join(tmpdir(), "ralph-overlap-")), "agents");
+      mkdirSync(agentDir);
+      const ids: string[] = [];
+      for (let i = 0; i < LOOPS; i++) {
+        const definition = loopDefinitionSchema.parse({
+          goal: `overlap loop ${i}`,
+          agent: {
+            kind: "command",
+            preset: "generic",
+            argv: [process.execPath, join(process.cwd(), "test/fixtures/overlap-agent.mjs")],
+            env: { AGENT_DIR: agentDir, SLEEP_MS: "600" },
+            timeoutSeconds: 60,
+            killGraceMs: 200,
+            sandbox: "off",
+          },
+          loop: {
+            stop: { maxIterations: ITERATIONS, noProgressIterations: 0, maxConsecutiveFailures: 0 },
+            health: { checkInterval: 0 },
+            completion: { allowNoEvidence: true },
+          },
+        });
+        ids.push((await createLoopFromDefinition(services(), definition, true, asOperator())).id);
+      }
+      // Two busy processes on a 2-core machine: every heartbeat competes for the CPU.
+      for (let i = 0; i < 2; i++) hogs.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
+      // Short leases (spawnWorker's 2 s, heartbeat 200 ms): under the hog some are lost and taken over.
+      const a = spawnWorker(temp().target);
+      const b = spawnWorker(temp().target);
+      workers.push(a, b);
+      // The kill lands while worker A has agents running (not wherever the scheduler put them).
+      // The kill lands on a worker while it has agents running (one batch claim may take every loop).
+      const liveAgentsOf = async (w: WorkerProcess) => {
+        const held = await db().prisma.loop.findMany({
+          where: { id: { in: ids }, leaseOwner: { startsWith: `worker-${w.child.pid}-` } },
+          select: { id: true },
+        });
+        const loopIds = new Set(held.map((l) => l.id));
+        return readAgentRuns(agentDir).filter((r) => !r.ended && loopIds.has(r.loopId)).length;
+      };
+      let victim: WorkerProcess | undefined;
+      await waitFor(
+        async () => {
+          for (const w of [a, b]) if ((await liveAgentsOf(w)) >= 1) victim = w;
+          return victim;
         },
-        loop: {
-          stop: { maxIterations: ITERATIONS, noProgressIterations: 0, maxConsecutiveFailures: 0 },
-          health: { checkInterval: 0 },
-          completion: { allowNoEvidence: true },
-        },
+        (v) => v !== undefined,
+        120_000,
+      ).catch((error: unknown) => {
+        for (const w of [a, b]) console.error(`[overlap] worker ${w.child.pid}:\n${w.output().slice(-3000)}`);
+        console.error(`[overlap] agent files: ${readAgentRuns(agentDir).length}`);
+        throw error;
       });
-      ids.push((await createLoopFromDefinition(services(), definition, true, asOperator())).id);
-    }
-    // Two busy processes on a 2-core machine: every heartbeat competes for the CPU.
-    for (let i = 0; i < 2; i++) hogs.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
-    // Short leases (spawnWorker's 2 s, heartbeat 200 ms): under the hog some are lost and taken over.
-    const a = spawnWorker(temp().target);
-    const b = spawnWorker(temp().target);
-    workers.push(a, b);
-    // The kill lands while worker A has agents running (not wherever the scheduler put them).
-    // The kill lands on a worker while it has agents running (one batch claim may take every loop).
-    const liveAgentsOf = async (w: WorkerProcess) => {
-      const held = await db().prisma.loop.findMany({
-        where: { id: { in: ids }, leaseOwner: { startsWith: `worker-${w.child.pid}-` } },
-        select: { id: true },
-      });
-      const loopIds = new Set(held.map((l) => l.id));
-      return readAgentRuns(agentDir).filter((r) => !r.ended && loopIds.has(r.loopId)).length;
-    };
-    let victim: WorkerProcess | undefined;
-    await waitFor(
-      async () => {
-        for (const w of [a, b]) if ((await liveAgentsOf(w)) >= 1) victim = w;
-        return victim;
-      },
-      (v) => v !== undefined,
-      40_000,
-    );
-    // First that worker stalls past its lease (SIGSTOP, 3 s > 2 s): some of its slices freeze between a commit
-    // and their next launch, the race of issue 32, and the other worker takes their loops over. On
-    // waking it must launch nothing.
-    await freezeOutsideWriteLock(victim!, temp().target);
-    const frozenAt = Date.now();
-    await new Promise((r) => setTimeout(r, 3_000));
-    victim!.child.kill("SIGCONT");
-    const thawedAt = Date.now();
-    // Then the worker running the most agents now is SIGKILLed; the other finishes every loop.
-    await new Promise((r) => setTimeout(r, 1_000));
-    const killed = (await liveAgentsOf(a)) >= (await liveAgentsOf(b)) ? a : b;
-    killed.child.kill("SIGKILL");
-    await killed.exited;
-    await waitFor(
-      () => db().prisma.loop.findMany({ where: { id: { in: ids } }, select: { status: true } }),
-      (rows) => rows.every((r) => ["stopped", "completed", "failed"].includes(r.status)),
-      60_000,
-    );
-    for (const h of hogs.splice(0)) h.kill("SIGKILL");
+      // First that worker stalls past its lease (SIGSTOP, 3 s > 2 s): some of its slices freeze between a commit
+      // and their next launch, the race of issue 32, and the other worker takes their loops over. On
+      // waking it must launch nothing.
+      await freezeOutsideWriteLock(victim!, temp().target);
+      const frozenAt = Date.now();
+      await new Promise((r) => setTimeout(r, 3_000));
+      victim!.child.kill("SIGCONT");
+      const thawedAt = Date.now();
+      // Then the worker running the most agents now is SIGKILLed; the other finishes every loop.
+      await new Promise((r) => setTimeout(r, 1_000));
+      const killed = (await liveAgentsOf(a)) >= (await liveAgentsOf(b)) ? a : b;
+      killed.child.kill("SIGKILL");
+      await killed.exited;
+      await waitFor(
+        () => db().prisma.loop.findMany({ where: { id: { in: ids } }, select: { status: true } }),
+        (rows) => rows.every((r) => ["stopped", "completed", "failed"].includes(r.status)),
+        FULL ? 1_800_000 : 60_000,
+      );
+      for (const h of hogs.splice(0)) h.kill("SIGKILL");
 
-    const runs = readAgentRuns(agentDir);
-    const overlaps = overlappingRuns(runs);
-    // Agent processes per (loop, iteration) against its attempts: the one stored as run plus the
-    // interrupted ones (RALPH_ATTEMPT is the engine's retry within one attempt, not this count).
-    const rows = await db().prisma.iteration.findMany({ where: { loopId: { in: ids } } });
-    const processes = new Map<string, number>();
-    for (const r of runs)
-      processes.set(`${r.loopId}:${r.iteration}`, (processes.get(`${r.loopId}:${r.iteration}`) ?? 0) + 1);
-    const twice = [...processes].filter(([key, n]) => n > rows.filter((r) => `${r.loopId}:${r.number}` === key).length);
-    const loops = await db().prisma.loop.findMany({ where: { id: { in: ids } } });
-    const recorded = loops.reduce((s, l) => s + l.costUsd, 0);
-    const reported = runs.filter((r) => r.ended).length * 0.125;
-    console.log(
-      `overlap chaos: ${runs.length} agent processes, ${runs.filter((r) => !r.ended).length} killed, ` +
-        `${overlaps.length} overlapping pairs, ${twice.length} iterations with more agents than attempts, ` +
-        `${rows.filter((r) => r.status === "interrupted").length} interrupted attempts, ` +
-        `reported $${reported.toFixed(3)} recorded $${recorded.toFixed(3)}`,
-    );
-    expect(overlaps.map((o) => `${o.a.loopId}:${o.a.iteration} ${o.overlapMs} ms`)).toEqual([]);
-    expect(twice).toEqual([]);
-    for (const loop of loops) {
-      expect(loop.status).toBe("stopped");
-      expect(loop.stopType).toBe("max_iterations");
-      await expectLoopCostMatchesRows(db().prisma, loop.id);
-    }
-    // Every iteration's completed attempt is on a row.
-    expect(recorded).toBeGreaterThanOrEqual(LOOPS * ITERATIONS * 0.125 - 1e-9);
-    // Known gap (docs/leases-and-spend.md): an agent that answers while its runtime is frozen, or after its
-    // runtime lost the lease, has its report read by nobody who may store it. Measured and printed, not
-    // yet asserted equal; what is asserted: nothing is counted that no agent reported.
-    const unread = runs.filter((r) => r.ended && r.last >= frozenAt && r.last <= thawedAt + 500).length * 0.125;
-    console.log(
-      `overlap chaos: uncounted $${(reported - recorded).toFixed(3)}, $${unread.toFixed(3)} of it while frozen`,
-    );
-    expect(recorded).toBeLessThanOrEqual(reported + 1e-9);
-  }, 90_000);
+      const runs = readAgentRuns(agentDir);
+      const overlaps = overlappingRuns(runs);
+      // Agent processes per (loop, iteration) against its attempts: the one stored as run plus the
+      // interrupted ones (RALPH_ATTEMPT is the engine's retry within one attempt, not this count).
+      const rows = await db().prisma.iteration.findMany({ where: { loopId: { in: ids } } });
+      const processes = new Map<string, number>();
+      for (const r of runs)
+        processes.set(`${r.loopId}:${r.iteration}`, (processes.get(`${r.loopId}:${r.iteration}`) ?? 0) + 1);
+      const twice = [...processes].filter(
+        ([key, n]) => n > rows.filter((r) => `${r.loopId}:${r.number}` === key).length,
+      );
+      const loops = await db().prisma.loop.findMany({ where: { id: { in: ids } } });
+      const recorded = loops.reduce((s, l) => s + l.costUsd, 0);
+      const reported = runs.filter((r) => r.ended).length * 0.125;
+      console.log(
+        `overlap chaos: ${runs.length} agent processes, ${runs.filter((r) => !r.ended).length} killed, ` +
+          `${overlaps.length} overlapping pairs, ${twice.length} iterations with more agents than attempts, ` +
+          `${rows.filter((r) => r.status === "interrupted").length} interrupted attempts, ` +
+          `reported $${reported.toFixed(3)} recorded $${recorded.toFixed(3)}`,
+      );
+      expect(overlaps.map((o) => `${o.a.loopId}:${o.a.iteration} ${o.overlapMs} ms`)).toEqual([]);
+      expect(twice).toEqual([]);
+      for (const loop of loops) {
+        expect(loop.status).toBe("stopped");
+        expect(loop.stopType).toBe("max_iterations");
+        await expectLoopCostMatchesRows(db().prisma, loop.id);
+      }
+      // Every iteration's completed attempt is on a row.
+      expect(recorded).toBeGreaterThanOrEqual(LOOPS * ITERATIONS * 0.125 - 1e-9);
+      // An agent that answered while its runtime was frozen, or after the runtime lost its lease, is counted
+      // too (stranded-spend.repo.ts): every dollar an agent printed is on the loops, and nothing more.
+      const unread = runs.filter((r) => r.ended && r.last >= frozenAt && r.last <= thawedAt + 500).length * 0.125;
+      console.log(
+        `overlap chaos: uncounted $${(reported - recorded).toFixed(3)}, $${unread.toFixed(3)} of it while frozen`,
+      );
+      expect(recorded).toBeCloseTo(reported, 9);
+    },
+    FULL ? 2_400_000 : 300_000,
+  );
 });

@@ -12,13 +12,24 @@
 // loses it, as it loses the spend of any agent in its first RECORD_DELAY_MS.
 // While a process runs, its lifeline pipe is what kills the group if this
 // server dies; the record is the next owner's second line of defence.
-import type { AgentTracker } from "../agents/deps";
+import type { AgentTracker, ReportedSpend } from "../agents/deps";
 import type { Db } from "../db/client";
 import { recordInflightAgent, type InflightAgent } from "../db/agent-runs.repo";
 
 export const RECORD_DELAY_MS = 50;
 
-export function createAgentTracker(prisma: Db, loopId: string, owner: string, delayMs = RECORD_DELAY_MS): AgentTracker {
+export interface RuntimeAgentTracker extends AgentTracker {
+  /** The last spend the agent of `iteration` reported (kept in memory: a runtime that lost its lease stores it late). */
+  reported(iteration: number): ReportedSpend | null;
+}
+
+export function createAgentTracker(
+  prisma: Db,
+  loopId: string,
+  owner: string,
+  delayMs = RECORD_DELAY_MS,
+): RuntimeAgentTracker {
+  let last: { iteration: number; spend: ReportedSpend } | null = null;
   let current: {
     iteration: number;
     agent: InflightAgent;
@@ -49,7 +60,12 @@ export function createAgentTracker(prisma: Db, loopId: string, owner: string, de
       if (id === loopId) write(iteration, { group, spend: undefined });
     },
     spent(id, iteration, spend) {
-      if (id === loopId) write(iteration, { spend });
+      if (id !== loopId) return;
+      last = { iteration, spend };
+      write(iteration, { spend });
+    },
+    reported(iteration) {
+      return last?.iteration === iteration ? last.spend : null;
     },
     finished(id, iteration) {
       if (id !== loopId || current?.iteration !== iteration || current.written) return;

@@ -5,6 +5,7 @@ import type { LoopStore } from "../db/loop-store/loop-store.port";
 import type { PendingControl } from "../db/step-write";
 import { engineControlRequest } from "../loops/step-rows";
 import type { LeaseHold } from "./lease-keeper";
+import { SpendReports } from "./spend-reports";
 
 /**
  * It remembers who sent each request, so stored events keep the user id, and
@@ -19,6 +20,8 @@ export class ControlReader {
   constructor(
     private readonly store: LoopStore,
     private readonly loopId: string,
+    /** Late spend reports ride with the requests; they are not the engine's to read. */
+    readonly spendReports = new SpendReports(),
   ) {}
 
   /**
@@ -33,13 +36,13 @@ export class ControlReader {
    * it is no later for it: the iteration's Halt phase reads the database, as for one stored during it.
    */
   prime(rows: PendingControl[] | undefined) {
-    this.primed = rows;
+    this.primed = rows && this.spendReports.take(rows);
   }
 
   read = async (): Promise<ControlRequest[]> => {
     const primed = this.primed;
     this.primed = undefined;
-    const rows = primed ?? (await this.store.readPendingControls(this.loopId));
+    const rows = primed ?? this.spendReports.take(await this.store.readPendingControls(this.loopId));
     const requests: ControlRequest[] = [];
     for (const row of rows) {
       this.actorIds.set(row.actor, row.actorId);

@@ -32,10 +32,11 @@ import {
   tamperEventRows,
   withIterationSummary,
 } from "../loops/step-rows";
-import { createAgentTracker } from "./agent-tracker";
+import { createAgentTracker, type RuntimeAgentTracker } from "./agent-tracker";
 import { ControlReader } from "./control-reader";
 import { withCrashedSpend } from "./crashed-spend";
 import type { LeaseHold } from "./lease-keeper";
+import { storeStrandedSpend } from "./spend-reports";
 import { SharedLimits } from "./shared-limits";
 import { LiveRecorder } from "./live-recorder";
 import type { JobRuntime } from "./runtime-deps";
@@ -100,8 +101,12 @@ export class SliceRun {
   private ports!: EnginePorts;
   private limits!: SharedLimits;
   private live: LiveRecorder | undefined;
-  /** What the loop row says is in flight (its number and attempt), kept here to save a read per iteration. */
-  private marked: { number: number; attempt: number } | null = null;
+  /**
+   * What the loop row says is in flight (its number and attempt), kept here to save a read per iteration,
+   * and when it launched: after a lost lease, what its agent reported is stored for the next owner.
+   */
+  private marked: { number: number; attempt: number; at?: Date } | null = null;
+  private tracker: RuntimeAgentTracker | undefined;
   // What the next checkpoint may cite rather than store: the row holding the
   // last output, and the parts the loop has (updated only once a commit stood).
   private outputRow: string | null = null;
@@ -155,7 +160,7 @@ export class SliceRun {
         goal: claimed.goal,
         agentKind: claimed.agentKind,
         config: claimed.config,
-        tracker: createAgentTracker(rt.db.prisma, loopId, owner),
+        tracker: (this.tracker = createAgentTracker(rt.db.prisma, loopId, owner)),
       });
     } catch (error) {
       // Building the ports may read the database (secrets, settings): an outage
@@ -179,6 +184,7 @@ export class SliceRun {
   /** One engine step; null when a short wait before any work was slept through (nothing to store). */
   async step(): Promise<StepOutcome | null> {
     const { rt, store, loopId, owner, keeper } = this;
+    this.snapshot = this.controls.spendReports.fold(this.snapshot, rt.engine.now());
     this.snapshot = await this.limits.beforeStep(this.snapshot, rt.engine.now());
     const outcome = await step(this.snapshot, this.ports, rt.engine, {
       readControls: this.controls.read,
@@ -199,6 +205,7 @@ export class SliceRun {
           throw new LeaseLostError(loopId);
         }
         keeper.renewed(sentAt);
+        this.marked.at = new Date(sentAt);
       },
     });
     if (keeper.lost) throw new LeaseLostError(loopId);
@@ -252,12 +259,13 @@ export class SliceRun {
           ...tamperEventRows(loopId, iteration?.record),
           ...unreadable.events,
         ],
-        acks: [...outcome.acks, ...unreadable.acks],
+        acks: [...outcome.acks, ...unreadable.acks, ...controls.spendReports.acks(rt.engine.now())],
         release: handBack,
         openApproval: openApproval(outcome.snapshot, decision),
         decidedApprovals: decidedApprovals(outcome.events, controls.actorIds),
       }),
     );
+    controls.spendReports.committed();
     controls.prime(pendingControls);
     rt.onEventsWritten?.();
     this.outputRow = cite;
@@ -279,6 +287,14 @@ export class SliceRun {
       return this.result("budget");
     }
     return null;
+  }
+
+  /** The lease is lost: what the agent in flight reported is stored for the loop's next owner (stranded-spend.repo.ts). */
+  async leaseLost(): Promise<SliceResult> {
+    const marked = this.marked;
+    if (marked?.at)
+      await storeStrandedSpend(this.rt.db.prisma, this.loopId, this.tracker, { ...marked, at: marked.at }, this.now());
+    return this.result("lease_lost");
   }
 
   /** Not a crash of this process but a loop we cannot run: stop it visibly instead of retrying it forever. */

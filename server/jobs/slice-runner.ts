@@ -39,7 +39,7 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       if (end) return end;
     }
   } catch (error) {
-    if (error instanceof LeaseLostError) return slice.result("lease_lost");
+    if (error instanceof LeaseLostError) return slice.leaseLost();
     // A passing fault (database busy, connection reset): the lease expires and
     // the sweeper retries the loop from its checkpoint.
     if (!(error instanceof LoopSetupError)) throw error;

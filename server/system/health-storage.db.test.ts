@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { describeEachProvider, ROOT } from "../../test/db-providers";
 import { getHealth } from "./health.service";
+import { storageHealth } from "./storage-health";
 
 const canMount = (() => {
   if (process.getuid?.() !== 0) return false;
@@ -40,6 +41,8 @@ describeEachProvider("health and the data folder", ({ db }) => {
     const dir = mkdtempSync(join(tmpdir(), "ralph-health-ro-"));
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m,ro", "tmpfs", dir], { stdio: "pipe" });
     dirs.push(dir);
+    // The first probe of a folder may outlast a report's wait on a loaded machine: let it finish.
+    await storageHealth(dir, 10_000);
     const health = await getHealth(db(), ROOT, dir);
     expect(health.status).toBe("degraded");
     expect(health.storage.ok).toBe(false);

@@ -11,6 +11,7 @@ import { startAppAlertDeliverer } from "../alerts/app-deliverer";
 import { clientIp } from "../auth/client-ip";
 import { shareAdmission } from "../share/share-admission";
 import { installSharePageGate } from "../auth/share-page-gate";
+import { warmHealthChecks } from "./health.service";
 
 export async function startServerRuntime() {
   const env = getEnv(); // a bad variable fails here, naming it
@@ -21,6 +22,7 @@ export async function startServerRuntime() {
   const where = target.kind === "sqlite" ? target.file : new URL(target.url).pathname.slice(1);
   const auth = await startAuth(); // before the first request: stamps peer addresses, creates RALPH_ADMIN_*
   startAppSweeper();
+  warmHealthChecks();
   // proxy.ts asks this before rendering /r/<token>, so a rate-limited page is a real 429.
   installSharePageGate((token, headers) => {
     const { db, engine } = getAppRuntime().services;

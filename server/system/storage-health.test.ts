@@ -36,23 +36,23 @@ afterEach(() => {
   }
 });
 
-describe("probeStorage", () => {
-  it("an ordinary folder is ok and the probe leaves nothing behind", () => {
+describe("probeStorage", async () => {
+  it("an ordinary folder is ok and the probe leaves nothing behind", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ralph-storage-ok-"));
-    const health = probeStorage(dir, 1);
+    const health = await probeStorage(dir, 1);
     expect(health).toMatchObject({ ok: true, reason: null });
     expect(health.freeBytes).toBeGreaterThan(0);
     expect(readdirSync(dir)).toEqual([]);
     rmSync(dir, { recursive: true });
   });
 
-  it.skipIf(!canMount)("a read-only data folder is not ok and says so", () => {
-    const health = probeStorage(tmpfs("size=4m,ro"));
+  it.skipIf(!canMount)("a read-only data folder is not ok and says so", async () => {
+    const health = await probeStorage(tmpfs("size=4m,ro"));
     expect(health.ok).toBe(false);
     expect(health.reason).toMatch(/read-only file system/);
   });
 
-  it.skipIf(!canMount)("a full data folder is not ok: no space for the probe, or below the minimum", () => {
+  it.skipIf(!canMount)("a full data folder is not ok: no space for the probe, or below the minimum", async () => {
     const dir = tmpfs("size=1m");
     // Fill it: the probe's write must fail with ENOSPC.
     try {
@@ -60,11 +60,11 @@ describe("probeStorage", () => {
     } catch {
       // ENOSPC is the point.
     }
-    const full = probeStorage(dir, 1);
+    const full = await probeStorage(dir, 1);
     expect(full.ok).toBe(false);
     expect(full.reason).toMatch(/full/);
     // Room to write, but under the safe minimum.
-    const small = probeStorage(tmpfs("size=4m"), 64 * 1024 * 1024);
+    const small = await probeStorage(tmpfs("size=4m"), 64 * 1024 * 1024);
     expect(small).toMatchObject({ ok: false });
     expect(small.reason).toMatch(/nearly full/);
   });

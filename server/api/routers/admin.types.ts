@@ -56,6 +56,7 @@ export const storageOutput = z.object({
   ok: z.boolean(),
   reason: z.string().nullable(),
   freeBytes: z.number().nullable(),
+  ageMs: z.number().optional(),
 });
 
 export const healthOutput = z.object({

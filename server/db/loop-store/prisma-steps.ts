@@ -10,6 +10,7 @@ import { parseInflightAgent, type InflightAgent } from "../agent-runs.repo";
 import { appendEvents } from "../events.repo";
 import { rejectPendingControls } from "../controls.repo";
 import { LeaseLostError } from "../loop-lease.repo";
+import { lockLoopRow, settleCountedSpend } from "../stranded-spend.repo";
 import { inTransaction } from "../tx";
 import type { CrashedAttempt, HeldLease } from "./loop-store.port";
 
@@ -29,6 +30,8 @@ export async function recordCrashedAttempt(
   agentId: string,
 ): Promise<CrashedAttempt | null> {
   return inTransaction(db, async (tx) => {
+    // Ordered against a late spend report of the same attempts (stranded-spend.repo.ts): one sees the other.
+    await lockLoopRow(tx, loopId);
     const loop = await tx.loop.findUnique({ where: { id: loopId } });
     if (!loop || loop.leaseOwner !== owner || loop.inflightIteration == null) return null;
     const number = loop.inflightIteration;
@@ -61,6 +64,7 @@ export async function recordCrashedAttempt(
       where: { loopId, number, status: "interrupted" },
       _sum: { tokensIn: true, tokensOut: true, tokensCache: true, costUsd: true },
     });
+    await settleCountedSpend(tx, loopId, number, now);
     // The loop's cost equals the sum of its rows, also until the next safe point (which may never come:
     // another crash, a failed setup): the spend now on the interrupted row is added to the loop at once.
     // The next safe point writes the checkpoint's totals plus every interrupted row of this number, the same sum.
