@@ -41,6 +41,7 @@ import { getEnv } from "../env";
 import { notifyEventsWritten } from "../events/event-wakeups";
 import { LandingCheckTimeoutError, rerunLoopEvidence, type EvidenceRun } from "../loops/landing-evidence";
 import { workspaceSourceOf } from "../loops/ports-factory";
+import { queueCompletedSentBack, setLandingKick } from "../loops/landing.service";
 
 export interface LanderOptions {
   db: Database;
@@ -248,8 +249,15 @@ export interface LandingSweeper {
   stop(): Promise<void>;
 }
 
-/** Finds queues with work and no live lander (at start, after a crash, periodically) and lands them. */
-export function startLandingSweeper(opts: LanderOptions, intervalMs: number): LandingSweeper {
+/**
+ * Finds queues with work and no live lander (at start, after a crash, periodically) and lands them;
+ * `beforeSweep` runs first each time (queuing loops sent back to work that completed since).
+ */
+export function startLandingSweeper(
+  opts: LanderOptions,
+  intervalMs: number,
+  beforeSweep?: () => Promise<unknown>,
+): LandingSweeper {
   const running = new Map<string, Promise<unknown>>();
   let stopped = false;
   const run = (queueId: string) => {
@@ -260,6 +268,7 @@ export function startLandingSweeper(opts: LanderOptions, intervalMs: number): La
     running.set(queueId, p);
   };
   const sweepNow = async () => {
+    await beforeSweep?.().catch((error: unknown) => opts.log?.(`landing sweep: ${String(error)}`));
     const due = await dueQueues(opts.db.prisma, new Date()).catch(() => []);
     for (const id of due) run(id);
     return due.length;
@@ -275,4 +284,30 @@ export function startLandingSweeper(opts: LanderOptions, intervalMs: number): La
       await Promise.all(running.values());
     },
   };
+}
+
+/** The landing sweep of a process (app or worker), with the settings from the environment. */
+export function startProcessLandings(
+  db: Database,
+  instanceId: string,
+  svc: Parameters<typeof queueCompletedSentBack>[0],
+  log?: (message: string) => void,
+): LandingSweeper {
+  const env = getEnv();
+  const sweeper = startLandingSweeper(
+    {
+      db,
+      instanceId,
+      leaseMs: env.RALPH_LEASE_MS,
+      heartbeatMs: env.RALPH_HEARTBEAT_MS,
+      checkTimeoutMs: env.RALPH_LANDING_CHECK_TIMEOUT_MS,
+      ...(log ? { log } : {}),
+    },
+    env.RALPH_SWEEP_INTERVAL_MS,
+    // A week back: a loop sent back to work that completes later is queued again when it does.
+    () => queueCompletedSentBack(svc, new Date(Date.now() - 7 * 24 * 3600_000)),
+  );
+  setLandingKick((queueId) => sweeper.kick(queueId));
+  void sweeper.sweepNow();
+  return sweeper;
 }
