@@ -12,12 +12,10 @@ import { tempRoot } from "../agents/fixtures/harness";
 import { asOperator, waitFor } from "../../test/runtime-harness";
 import { makeRepo, sh } from "../../test/landing-fixtures";
 import { spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
-import { loopBranch, shortLoopId } from "../agents/git/git-workspace";
-import { createLoop } from "../loops/loop-create.service";
+import { loopWithBranch, queueServices } from "../../test/landing-loop";
 import { enqueueLanding } from "../loops/landing.service";
 import { landingsOfLoop } from "../loops/landing-views";
 import { landingWorktreeDir } from "./landing-runner";
-import { systemDeps } from "./system-deps";
 
 const tmp = tempRoot("ralph-landing-crash-");
 const dataDir = join(tmp.root, "data");
@@ -51,32 +49,10 @@ describeEachProvider("landing survives kill -9", ({ db, kind, temp }) => {
       "src/done.js": "exports.done = false;\n",
       "test/slow.test.js": SLOW_TEST,
     });
-    const svc = {
-      db: db(),
-      dispatcher: { dispatch: () => undefined, dispatchAt: () => undefined },
-      engine: systemDeps,
-    };
-    const { id } = await createLoop(
-      svc,
-      {
-        goal: "Make done true",
-        agentKind: "command",
-        definition: {
-          workspace: repo,
-          agent: { kind: "command", argv: ["true"] },
-          scorers: [
-            { kind: "command-check", name: "tests", argv: ["node", "--test", "test/slow.test.js"], timeoutSeconds: 60 },
-          ],
-        },
-        engineConfig: { stop: { maxIterations: 1 } },
-        start: false,
-      },
-      asOperator(),
-    );
-    // The loop's branch as its iterations would have left it: many commits, so the rebase takes a while.
+    const svc = queueServices(db());
     const wt = join(tmp.root, `wt-${kind}`);
-    sh(repo, "worktree", "add", "-q", "-b", loopBranch(id), wt, "main");
-    sh(repo, "update-ref", `refs/ralph/${shortLoopId(id)}/baseline`, "main");
+    const { id } = await loopWithBranch(db(), repo, wt, ["node", "--test", "test/slow.test.js"]);
+    // The loop's branch as its iterations would have left it: many commits, so the rebase takes a while.
     execFileSync(
       "sh",
       [

@@ -8,9 +8,20 @@ import {
   queueHistory,
   type LandingEntryRow,
   type LandingQueueRow,
+  type LandingStatus,
 } from "../db/landing.repo";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
+
+/** What a landing found: the conflict (files, diff with markers), the evidence re-run (each check). */
+export interface LandingDetail {
+  kind?: string;
+  conflicts?: string[];
+  diff?: string;
+  checks?: { name: string; ok: boolean; score: number; reason: string; failing: string[] }[];
+  notes?: string[];
+  evidenceMs?: number;
+}
 
 export interface LandingEntryView {
   id: string;
@@ -21,11 +32,11 @@ export interface LandingEntryView {
   strategy: string;
   sourceBranch: string;
   sourceSha: string;
-  status: string;
+  status: LandingStatus;
   /** 1 = being landed or next; null once the entry left the queue. */
   position: number | null;
   reason: string | null;
-  detail: unknown;
+  detail: LandingDetail | null;
   baseSha: string | null;
   resultSha: string | null;
   landedSha: string | null;
@@ -50,10 +61,10 @@ export function landingView(entry: LandingEntryRow, queue: LandingQueueRow, open
     strategy: queue.strategy,
     sourceBranch: entry.sourceBranch,
     sourceSha: entry.sourceSha,
-    status: entry.status,
+    status: entry.status as LandingStatus,
     position: index < 0 ? null : index + 1,
     reason: entry.reason,
-    detail: entry.detail ?? null,
+    detail: (entry.detail ?? null) as LandingDetail | null,
     baseSha: entry.baseSha,
     resultSha: entry.resultSha,
     landedSha: entry.landedSha,
