@@ -14,6 +14,8 @@ import type { Db } from "../db/client";
 import { notFound } from "../errors";
 
 /** What a landing found: the conflict (files, diff with markers), the evidence re-run (each check). */
+export { LANDING_STATUSES } from "../db/landing.repo";
+
 export interface LandingDetail {
   kind?: string;
   conflicts?: string[];

@@ -15,6 +15,7 @@ import {
   sentBackSince,
   openEntries,
   queueById,
+  setQueueStrategy,
   updateEntryIf,
   type LandingEntryRow,
   type LandingQueueRow,
@@ -271,4 +272,11 @@ export async function queueCompletedSentBack(svc: LoopServices, since: Date): Pr
     );
   }
   return queued;
+}
+
+/** How a queue's entries are brought onto its target: a rebase (default) or a merge commit. */
+export async function setLandingStrategy(svc: LoopServices, queueId: string, strategy: "rebase" | "merge") {
+  if (!(await queueById(svc.db.prisma, queueId))) throw notFound("Landing queue", queueId);
+  const q = await setQueueStrategy(svc.db.prisma, queueId, strategy);
+  return { id: q.id, strategy: q.strategy };
 }

@@ -2,9 +2,14 @@
 // and a loop's landings, and answer an entry that needs review. Viewers read;
 // operators land, drop, re-queue and send back, as with the other controls.
 import { z } from "zod";
-import { cancelLanding, enqueueLanding, requeueLanding, sendBackToWork } from "../../loops/landing.service";
-import { landingsOfLoop, listLandingQueues, readLandingQueue } from "../../loops/landing-views";
-import { LANDING_STATUSES, setQueueStrategy } from "../../db/landing.repo";
+import {
+  cancelLanding,
+  enqueueLanding,
+  requeueLanding,
+  sendBackToWork,
+  setLandingStrategy,
+} from "../../loops/landing.service";
+import { LANDING_STATUSES, landingsOfLoop, listLandingQueues, readLandingQueue } from "../../loops/landing-views";
 import { roleProcedure, router } from "../trpc";
 
 const id = z.string().min(1).max(100);
@@ -104,10 +109,7 @@ export const landingRouter = router({
   setStrategy: operator
     .input(z.object({ queueId: id, strategy: z.enum(["rebase", "merge"]) }))
     .output(z.object({ id: z.string(), strategy: z.string() }))
-    .mutation(async ({ ctx, input }) => {
-      const q = await setQueueStrategy(ctx.services.db.prisma, input.queueId, input.strategy);
-      return { id: q.id, strategy: q.strategy };
-    }),
+    .mutation(({ ctx, input }) => setLandingStrategy(ctx.services, input.queueId, input.strategy)),
   queues: viewer
     .input(z.object({ repo: z.string().max(1000).optional() }).default({}))
     .output(
