@@ -23,7 +23,7 @@ const KIND_LABEL: Record<Kind, string> = {
   budget: "Budget threshold",
   runaway: "Runaway alarm",
   health: "Silent agent / health",
-  loop_ended: "Loop ended",
+  loop_ended: "Loop ended or landed",
   usage_limit: "Usage limit wait",
 };
 const KINDS = Object.entries(KIND_LABEL) as [Kind, string][];
