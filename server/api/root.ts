@@ -3,6 +3,7 @@ import { authRouter } from "./routers/auth.router";
 import { checksRouter } from "./routers/checks.router";
 import { eventsRouter } from "./routers/events.router";
 import { loopsRouter } from "./routers/loops.router";
+import { racesRouter } from "./routers/races.router";
 import { secretsRouter } from "./routers/secrets.router";
 import { shareRouter } from "./routers/share.router";
 import { systemRouter } from "./routers/system.router";
@@ -13,6 +14,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   system: systemRouter,
   loops: loopsRouter,
+  races: racesRouter,
   events: eventsRouter,
   auth: authRouter,
   users: usersRouter,

@@ -48,6 +48,7 @@ import { leaseKeeperOf, type LeaseHold } from "./lease-keeper";
 import { SharedLimits } from "./shared-limits";
 import { LiveRecorder } from "./live-recorder";
 import type { JobRuntime } from "./runtime-deps";
+import { settleRaceAfterEnd } from "../loops/race-settle.service";
 
 export interface SliceResult {
   claimed: boolean;
@@ -318,6 +319,10 @@ export async function runSlice(rt: JobRuntime, loopId: string, claimedAs?: strin
       if (decision.kind !== "continue") {
         const at = nextRunAtFor(decision);
         if (at) rt.dispatcher.dispatchAt(loopId, at);
+        // A race contender that ended may decide its race (after the commit: the loop is released).
+        if (outcome.snapshot.halt !== null) {
+          await settleRaceAfterEnd({ db: rt.db, dispatcher: rt.dispatcher, engine: rt.engine }, loopId);
+        }
         return { claimed: true, iterations, outcome: OUTCOME[decision.kind] };
       }
       if (overBudget) {
