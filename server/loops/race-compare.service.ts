@@ -1,7 +1,7 @@
 // The race compare view's data (docs/races.md): each contender's outcome, spend, time, tokens, score
 // per iteration, the verdict lines of its last graded iteration, and cost per verified task (its own,
 // and the race's: every contender's spend over the race's verified outcomes).
-import { costPerVerified } from "../engine";
+import { asLoopRowStatus, asStopType, costPerVerified } from "../engine";
 import type { Database } from "../db/client";
 import { lastScoredIterations, listRaces, raceById, raceContenders, raceIterationPoints } from "../db/races.repo";
 import { notFound } from "../errors";
@@ -49,8 +49,8 @@ export async function raceCompare(db: Database, raceId: string) {
         id: c.id,
         name: c.name,
         agent: agentLabelOfConfig(c.config),
-        status: c.status,
-        stopType: c.stopType,
+        status: asLoopRowStatus(c.status),
+        stopType: asStopType(c.stopType),
         stopReason: c.stopReason,
         iteration: c.iteration,
         costUsd: c.costUsd,

@@ -1,6 +1,7 @@
 // Output contracts of the races router: allow-lists of what the compare view, the race list and the
 // cost-per-verified report may read.
 import { z } from "zod";
+import { loopRowStatuses, stopTypes } from "../../loops/vocabulary";
 
 export const costPerVerifiedOutput = z.object({
   loops: z.number(),
@@ -36,8 +37,8 @@ export const raceCompareOutput = z.object({
       id: z.string(),
       name: z.string(),
       agent: z.string(),
-      status: z.string(),
-      stopType: z.string().nullable(),
+      status: z.enum(loopRowStatuses),
+      stopType: z.enum(stopTypes).nullable(),
       stopReason: z.string().nullable(),
       iteration: z.number(),
       costUsd: z.number(),
