@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Stat } from "@/components/ui/stat";
 import { contenderColor } from "@/lib/charts/race-chart";
 import { ContenderDiff } from "./contender-diff";
-import { CostPerVerified } from "./cost-figure";
+import { CostPerVerified } from "@/components/shared/cost-per-verified";
 
 type Contender = RouterOutputs["races"]["byId"]["contenders"][number];
 

@@ -14,7 +14,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Stat } from "@/components/ui/stat";
 import { toast } from "@/components/ui/toast";
 import { ContenderCard } from "./contender-card";
-import { CostPerVerified } from "./cost-figure";
+import { CostPerVerified } from "@/components/shared/cost-per-verified";
 import { RaceScoreChart } from "./race-score-chart";
 
 const LIVE = new Set(["queued", "running", "waiting", "paused", "waiting_for_limit", "awaiting_approval", "needs_attention"]);

@@ -12,7 +12,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/components/shared/api-types";
-import { CostPerVerified } from "./cost-figure";
+import { CostPerVerified } from "@/components/shared/cost-per-verified";
 
 type Group = RouterOutputs["races"]["costPerVerified"]["byAgent"][number];
 
