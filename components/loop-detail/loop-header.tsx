@@ -9,7 +9,7 @@ import { estimateEtaMs } from "@/lib/charts/cost-chart";
 import type { LoopDetail } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
 import { Stat } from "@/components/ui/stat";
-import { CostPerVerified } from "@/components/shared/cost-per-verified";
+import { CostPerVerified } from "@/components/loops/cost-per-verified";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import {
   budgetShare,

@@ -9,7 +9,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { Sparkline } from "@/components/ui/sparkline";
 import type { LoopSummary } from "@/components/shared/api-types";
 import { NowText } from "@/components/shared/now-text";
-import { CostPerVerified } from "@/components/shared/cost-per-verified";
+import { CostPerVerified } from "./cost-per-verified";
 import { useNowText } from "@/components/shared/use-now";
 import {
   budgetShare,

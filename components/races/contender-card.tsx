@@ -3,13 +3,20 @@
 // task, the verdict lines of its last graded iteration, and its diff.
 import Link from "next/link";
 import type { RouterOutputs } from "@/components/shared/api-types";
-import { formatDuration, formatScore, formatTokens, formatUsd, statusDisplay, stopTypeLabel } from "@/components/loops/format";
+import {
+  formatDuration,
+  formatScore,
+  formatTokens,
+  formatUsd,
+  statusDisplay,
+  stopTypeLabel,
+} from "@/components/loops/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Stat } from "@/components/ui/stat";
 import { contenderColor } from "@/lib/charts/race-chart";
 import { ContenderDiff } from "./contender-diff";
-import { CostPerVerified } from "@/components/shared/cost-per-verified";
+import { CostPerVerified } from "@/components/loops/cost-per-verified";
 
 type Contender = RouterOutputs["races"]["byId"]["contenders"][number];
 
@@ -54,7 +61,10 @@ export function ContenderCard({
         <Stat label="Spend" value={formatUsd(c.costUsd)} />
         <Stat label="Time" value={formatDuration(c.durationMs)} />
         <Stat label="Tokens in / out" value={`${formatTokens(c.tokensIn)} / ${formatTokens(c.tokensOut)}`} />
-        <Stat label="Cost per verified task" value={<CostPerVerified value={c.costPerVerifiedUsd} testId="contender-cpv" />} />
+        <Stat
+          label="Cost per verified task"
+          value={<CostPerVerified value={c.costPerVerifiedUsd} testId="contender-cpv" />}
+        />
       </dl>
       <section aria-label={`Verdict of ${name}`}>
         <h3 className="text-xs font-medium text-slate-500 dark:text-slate-400">
@@ -65,7 +75,10 @@ export function ContenderCard({
         ) : (
           <ul className="mt-1 space-y-0.5 text-xs" data-testid="verdict-lines">
             {c.verdictLines.map((l, i) => (
-              <li key={i} className={l.ok ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}>
+              <li
+                key={i}
+                className={l.ok ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}
+              >
                 <span aria-hidden>{l.ok ? "✓ " : "✗ "}</span>
                 <span className="sr-only">{l.ok ? "passed: " : "failed: "}</span>
                 {l.text}

@@ -14,10 +14,18 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Stat } from "@/components/ui/stat";
 import { toast } from "@/components/ui/toast";
 import { ContenderCard } from "./contender-card";
-import { CostPerVerified } from "@/components/shared/cost-per-verified";
+import { CostPerVerified } from "@/components/loops/cost-per-verified";
 import { RaceScoreChart } from "./race-score-chart";
 
-const LIVE = new Set(["queued", "running", "waiting", "paused", "waiting_for_limit", "awaiting_approval", "needs_attention"]);
+const LIVE = new Set([
+  "queued",
+  "running",
+  "waiting",
+  "paused",
+  "waiting_for_limit",
+  "awaiting_approval",
+  "needs_attention",
+]);
 const POLICY = { first_verified: "first verified wins and is landed", operator: "the operator picks" } as const;
 
 export function RaceCompareView({ id }: { id: string }) {
@@ -32,14 +40,19 @@ export function RaceCompareView({ id }: { id: string }) {
   const pick = useMutation({
     mutationFn: (loopId: string) => client.races.pick.mutate({ id, loopId }),
     onSuccess: (d) => {
-      toast(d.landing.queued ? "Winner picked and sent to the merge queue" : `Winner picked; ${d.landing.note}`, "success");
+      toast(
+        d.landing.queued ? "Winner picked and sent to the merge queue" : `Winner picked; ${d.landing.note}`,
+        "success",
+      );
       void queryClient.invalidateQueries({ queryKey: trpc.races.byId.queryKey({ id }) });
     },
     onError: (e) => toast(errorMessage(e), "error"),
   });
   if (race.isPending) return <SkeletonRows rows={4} label="Loading the race" />;
   if (race.isError)
-    return <ErrorState title="Could not load the race" message={errorMessage(race.error)} onRetry={() => race.refetch()} />;
+    return (
+      <ErrorState title="Could not load the race" message={errorMessage(race.error)} onRetry={() => race.refetch()} />
+    );
   const r = race.data;
   const canOperate = me.data?.permissions.operateLoops ?? false;
   const winner = r.contenders.find((c) => c.id === r.winnerLoopId);

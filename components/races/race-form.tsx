@@ -9,7 +9,14 @@ import { useTRPCClient } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
 import { Field, Select, TextArea, TextInput } from "@/components/ui/field";
-import { emptyContender, emptyRace, raceInput, type ContenderDraft, type Preset, type RaceDraft } from "./race-form-model";
+import {
+  emptyContender,
+  emptyRace,
+  raceInput,
+  type ContenderDraft,
+  type Preset,
+  type RaceDraft,
+} from "./race-form-model";
 
 export function RaceForm() {
   const client = useTRPCClient();
@@ -74,7 +81,11 @@ export function RaceForm() {
             data-testid="contender-row"
           >
             <Field id={`c${i}-label`} label={`Contender ${i + 1}`}>
-              <TextInput id={`c${i}-label`} value={c.label} onChange={(e) => setContender(i, { label: e.target.value })} />
+              <TextInput
+                id={`c${i}-label`}
+                value={c.label}
+                onChange={(e) => setContender(i, { label: e.target.value })}
+              />
             </Field>
             <Field id={`c${i}-preset`} label="Agent">
               <Select
@@ -97,11 +108,19 @@ export function RaceForm() {
               </Field>
             ) : (
               <Field id={`c${i}-model`} label="Model (optional)">
-                <TextInput id={`c${i}-model`} value={c.model} onChange={(e) => setContender(i, { model: e.target.value })} />
+                <TextInput
+                  id={`c${i}-model`}
+                  value={c.model}
+                  onChange={(e) => setContender(i, { model: e.target.value })}
+                />
               </Field>
             )}
             <Field id={`c${i}-prompt`} label="Added to the goal (optional)">
-              <TextInput id={`c${i}-prompt`} value={c.prompt} onChange={(e) => setContender(i, { prompt: e.target.value })} />
+              <TextInput
+                id={`c${i}-prompt`}
+                value={c.prompt}
+                onChange={(e) => setContender(i, { prompt: e.target.value })}
+              />
             </Field>
           </div>
         ))}

@@ -15,7 +15,10 @@ export function RaceScoreChart({ contenders }: { contenders: { id: string; name:
     rows: rows.map((r) => [r.iteration, ...contenders.map((c) => formatScore(r[contenderKey(c.id)]))]),
   };
   const summary = contenders
-    .map((c) => `${c.name}: last ${formatScore(rows.findLast((r) => r[contenderKey(c.id)] != null)?.[contenderKey(c.id)])}`)
+    .map(
+      (c) =>
+        `${c.name}: last ${formatScore(rows.findLast((r) => r[contenderKey(c.id)] != null)?.[contenderKey(c.id)])}`,
+    )
     .join("; ");
   return (
     <ChartFrame

@@ -12,7 +12,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/components/shared/api-types";
-import { CostPerVerified } from "@/components/shared/cost-per-verified";
+import { CostPerVerified } from "@/components/loops/cost-per-verified";
 
 type Group = RouterOutputs["races"]["costPerVerified"]["byAgent"][number];
 
@@ -101,7 +101,11 @@ export function RacesView() {
         {report.isPending ? (
           <SkeletonRows rows={2} label="Loading cost per verified task" />
         ) : report.isError ? (
-          <ErrorState title="Could not load the figures" message={errorMessage(report.error)} onRetry={() => report.refetch()} />
+          <ErrorState
+            title="Could not load the figures"
+            message={errorMessage(report.error)}
+            onRetry={() => report.refetch()}
+          />
         ) : (
           <>
             <p className="text-sm">

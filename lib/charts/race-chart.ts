@@ -46,5 +46,14 @@ export function prepareRaceChart(contenders: readonly RaceSeriesInput[]): RaceCh
 }
 
 /** A stable color per contender position (colorblind-safe Okabe–Ito order). */
-export const CONTENDER_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"];
+export const CONTENDER_COLORS = [
+  "#0072B2",
+  "#E69F00",
+  "#009E73",
+  "#CC79A7",
+  "#56B4E9",
+  "#D55E00",
+  "#F0E442",
+  "#000000",
+];
 export const contenderColor = (index: number) => CONTENDER_COLORS[index % CONTENDER_COLORS.length]!;

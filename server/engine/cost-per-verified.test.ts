@@ -52,7 +52,8 @@ describe("isVerifiedOutcome", () => {
     ["needs_attention", undefined, false],
   ];
   for (const [status, landed, want] of table)
-    it(`${status}${landed ? " + landed" : ""} → ${want}`, () => expect(isVerifiedOutcome({ status, landed })).toBe(want));
+    it(`${status}${landed ? " + landed" : ""} → ${want}`, () =>
+      expect(isVerifiedOutcome({ status, landed })).toBe(want));
 });
 
 describe("costPerVerifiedBy", () => {

@@ -110,7 +110,8 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
     // The losers end stopped, through the kill and terminate controls.
     const ended = await waitFor(
       () => db().prisma.loop.findMany({ where: { raceId }, orderBy: { createdAt: "asc" } }),
-      (rows) => rows.every((r) => ["completed", "stopped", "failed"].includes(r.status)) && rows.every((r) => !r.leaseOwner),
+      (rows) =>
+        rows.every((r) => ["completed", "stopped", "failed"].includes(r.status)) && rows.every((r) => !r.leaseOwner),
       60_000,
     );
     await h.dispatcher.idle();
@@ -119,7 +120,10 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
     expect(byId.get(second)!.iteration).toBe(2);
     for (const loser of [never, third]) {
       expect(byId.get(loser)!.status).toBe("stopped");
-      const controls = await db().prisma.controlRequest.findMany({ where: { loopId: loser }, orderBy: { createdAt: "asc" } });
+      const controls = await db().prisma.controlRequest.findMany({
+        where: { loopId: loser },
+        orderBy: { createdAt: "asc" },
+      });
       expect(controls.map((c) => c.kind)).toContain("terminate");
       expect(controls.every((c) => c.reason?.startsWith("race decided: "))).toBe(true);
       const events = await db().prisma.loopEvent.findMany({ where: { loopId: loser, type: "race_decided" } });

@@ -8,8 +8,8 @@ export default function NewRacePage() {
     <>
       <h1 className="text-2xl font-semibold tracking-tight">New race</h1>
       <p className="mb-6 mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-400">
-        One goal and one repository, several agents: each contender runs as a loop of its own in its own worktree, graded
-        by the same check. The compare view shows them side by side.
+        One goal and one repository, several agents: each contender runs as a loop of its own in its own worktree,
+        graded by the same check. The compare view shows them side by side.
       </p>
       <RaceForm />
     </>

@@ -1,6 +1,6 @@
 // Cost per verified task, as every place a loop's or a group's outcome is shown says it: the dollar
 // figure, or why there is none yet (nothing verified: the spend bought no verified task).
-import { formatUsd } from "@/components/loops/format";
+import { formatUsd } from "./format";
 
 export function costPerVerifiedText(costPerVerifiedUsd: number | null): string {
   return costPerVerifiedUsd === null ? "no verified task" : formatUsd(costPerVerifiedUsd);
