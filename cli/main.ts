@@ -2,6 +2,7 @@
 // leaves with the code from cli/exit-codes.ts.
 import { Command, CommanderError } from "commander";
 import { controlCommands } from "./commands/controls";
+import { landingCommands } from "./commands/landing";
 import { loopCommands } from "./commands/loops";
 import { runCommand } from "./commands/run";
 import { sessionCommands } from "./commands/session";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   loopCommands(program);
   runCommand(program);
   controlCommands(program);
+  landingCommands(program);
   return program;
 }
 

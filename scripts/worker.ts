@@ -8,6 +8,8 @@ import { DEFAULT_SETTINGS } from "../server/jobs/runtime-deps";
 import { startWorker } from "../server/jobs/worker";
 import { closeEventWakeups, notifyEventsWritten } from "../server/events/event-wakeups";
 import { createLoopPorts } from "../server/loops/ports-factory";
+import { startProcessLandings } from "../server/jobs/landing-runner";
+import { systemDeps } from "../server/jobs/system-deps";
 
 const env = getEnv();
 const db = getDatabase();
@@ -27,6 +29,13 @@ const worker = startWorker({
   onEventsWritten: () => void notifyEventsWritten(db).catch(() => undefined),
   log: (m) => console.warn(m),
 });
+// The merge queue: this worker lands queues nobody else is landing (one lander per target branch).
+const landings = startProcessLandings(
+  db,
+  worker.runtime.instanceId,
+  { db, dispatcher: worker.dispatcher, engine: systemDeps },
+  (m) => console.warn(m),
+);
 console.log(
   `Ralph Control worker ${worker.runtime.instanceId}: ${db.kind}, up to ${env.RALPH_WORKER_CONCURRENCY} loops at once, ` +
     (db.stepCommit?.groupCommitMs ? `group commit ${db.stepCommit.groupCommitMs} ms` : "group commit off"),
@@ -38,7 +47,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) process.exit(1);
     stopping = true;
     console.log(`worker: ${signal}, finishing running iterations…`);
-    void worker.stop().then(async () => {
+    void Promise.all([worker.stop(), landings.stop()]).then(async () => {
       // The last iterations' NOTIFY goes out before the connections close.
       await closeEventWakeups(db);
       await db.close();

@@ -18,7 +18,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   budget: "Budget threshold crossed",
   runaway: "Runaway alarm (iteration rate)",
   health: "Silent agent or health escalation",
-  loop_ended: "Loop completed, failed or stopped",
+  loop_ended: "Loop completed, failed or stopped, or its work landed",
   usage_limit: "Waiting for a provider usage limit starts or ends",
 };
 
@@ -39,6 +39,11 @@ export function alertKindOf(event: { type: string; payload?: unknown }): AlertKi
       return "budget";
     case "halted":
       return "loop_ended";
+    // The merge queue (docs/merge-queue.md): the work reached its target, or an operator must look.
+    case "landing_landed":
+      return "loop_ended";
+    case "landing_needs_review":
+      return "attention";
     // A new waiting period, and the end of each wait; recurrences inside a period stay quiet.
     case "limit_wait_started":
       return p.newPeriod === true ? "usage_limit" : null;
@@ -68,6 +73,8 @@ export const ALERTABLE_EVENT_TYPES: ReadonlySet<string> = new Set([
   "approval_requested",
   "budget_alert",
   "halted",
+  "landing_landed",
+  "landing_needs_review",
   "intervention",
   "attention_needed",
   "health_changed",

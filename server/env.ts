@@ -70,6 +70,8 @@ const envSchema = z.object({
     .transform((v) => v === "true"),
   RALPH_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
   RALPH_HEARTBEAT_MS: z.coerce.number().int().min(50).default(2_000),
+  // How long the merge queue lets a landing's evidence re-run take before it needs review (30 minutes).
+  RALPH_LANDING_CHECK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(1_800_000),
   RALPH_SLICE_BUDGET_MS: z.coerce.number().int().min(1000).default(55_000),
   // Group commit: how long a step commit waits (ms) for those of other loops in
   // this process to share its transaction and fsync. 0: each commits alone.

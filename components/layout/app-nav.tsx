@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/", label: "Loops" },
   { href: "/loops/new", label: "New loop", operatorOnly: true },
   { href: "/races", label: "Races" },
+  { href: "/queues", label: "Queues" },
   { href: "/settings", label: "Settings" },
 ];
 

@@ -15,6 +15,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Tabs } from "@/components/ui/tabs";
 import { AlertMutesPanel } from "./alert-mutes-panel";
+import { LandingPanel } from "@/components/landing/landing-panel";
 import { ApprovalsPanel } from "./approvals-panel";
 import { LiveAuditLog, useLiveAuditBuffer } from "./live-audit";
 import { LoopCharts } from "./loop-charts";
@@ -297,6 +298,7 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
         budget={d.loop.budgetUsd}
         forecast={d.loop.isTerminal ? null : d.forecast}
       />
+      <LandingPanel loopId={id} canOperate={canOperate} />
       <Tabs
         label="Loop sections"
         value={activeTab}

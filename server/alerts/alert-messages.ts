@@ -85,8 +85,10 @@ function titleFor(kind: AlertKind, loopName: string, event: AlertEvent, approval
       }
       return `${loopName} crossed its budget threshold: ${pct(p.usedFraction)} used (${String(p.action ?? "alert")})`;
     case "loop_ended":
+      if (event.type === "landing_landed") return `${loopName} landed: ${event.reason ?? "on its target"}`;
       return `${loopName} ${String(p.status ?? "ended")} (${String(p.stopType ?? "")})`;
     case "attention":
+      if (event.type === "landing_needs_review") return `${loopName}'s landing needs review: ${event.reason ?? ""}`;
       return `${loopName} needs attention: ${String(p.message ?? event.reason ?? "escalated")}`;
     case "health":
       return p.alarm === "silent"

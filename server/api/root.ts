@@ -2,6 +2,7 @@ import { alertsRouter } from "./routers/alerts.router";
 import { authRouter } from "./routers/auth.router";
 import { checksRouter } from "./routers/checks.router";
 import { eventsRouter } from "./routers/events.router";
+import { landingRouter } from "./routers/landing.router";
 import { loopsRouter } from "./routers/loops.router";
 import { racesRouter } from "./routers/races.router";
 import { secretsRouter } from "./routers/secrets.router";
@@ -23,6 +24,7 @@ export const appRouter = router({
   checks: checksRouter,
   tokens: tokensRouter,
   alerts: alertsRouter,
+  landing: landingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -12,6 +12,7 @@ import { LocalDispatcher } from "./local-dispatcher";
 import { DEFAULT_SETTINGS, type Dispatcher, type JobRuntime } from "./runtime-deps";
 import { Semaphore } from "./semaphore";
 import { startSweeper, type Sweeper } from "./sweeper";
+import { startProcessLandings, type LandingSweeper } from "./landing-runner";
 import { systemDeps } from "./system-deps";
 import { notifyEventsWritten } from "../events/event-wakeups";
 
@@ -27,7 +28,11 @@ export interface AppRuntime {
 /** Leaves loops to standalone workers (`RALPH_RUN_JOBS=false`): they poll for due loops. */
 const workersOnly: Dispatcher = { dispatch: () => undefined, dispatchAt: () => undefined };
 
-const globalForRuntime = globalThis as unknown as { ralphRuntime?: AppRuntime; ralphSweeper?: Sweeper };
+const globalForRuntime = globalThis as unknown as {
+  ralphRuntime?: AppRuntime;
+  ralphSweeper?: Sweeper;
+  ralphLandings?: LandingSweeper;
+};
 
 export function getAppRuntime(): AppRuntime {
   if (globalForRuntime.ralphRuntime) return globalForRuntime.ralphRuntime;
@@ -80,4 +85,6 @@ export function startAppSweeper() {
   globalForRuntime.ralphSweeper = startSweeper(runtime.jobs.db, runtime.jobs.dispatcher, env.RALPH_SWEEP_INTERVAL_MS, {
     initialDelayMs: 1000,
   });
+  // The merge queue lands in this process too (one lander per target branch, whichever process takes it).
+  globalForRuntime.ralphLandings = startProcessLandings(runtime.jobs.db, runtime.jobs.instanceId, runtime.services);
 }

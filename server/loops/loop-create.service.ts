@@ -145,6 +145,8 @@ export async function forkLoop(
   start: boolean,
   acting: ActingAs,
   requestId?: string,
+  /** A loop sent back to work (merge queue): where it starts, the note for its next iteration, room to run. */
+  resume?: { startAt: string; nudge: string; moreIterations: number },
 ) {
   if (requestId) {
     const made = await forkMadeBy(svc, requestId, loopId);
@@ -162,7 +164,7 @@ export async function forkLoop(
   const config = parseLoopConfig((current ?? restored).config);
   const forkId = requestId ?? svc.engine.newId();
   // The fork's worktree starts at the forked iteration's commit, in the source's repository.
-  const snapshotSha = await iterationSnapshotSha(svc.db.prisma, loopId, iteration);
+  const snapshotSha = resume?.startAt ?? (await iterationSnapshotSha(svc.db.prisma, loopId, iteration));
   const definition = snapshotSha
     ? {
         ...(source.config as Record<string, unknown>),
@@ -178,6 +180,24 @@ export async function forkLoop(
     loopId: forkId,
     config,
     state: { ...restored.state, startTime: svc.engine.now(), maxHistory: config.reflection.maxHistory },
+    ...(resume
+      ? {
+          config: {
+            ...config,
+            stop: {
+              ...config.stop,
+              maxIterations: Math.max(config.stop.maxIterations, restored.state.iteration + resume.moreIterations),
+            },
+          },
+          inbox: {
+            ...restored.inbox,
+            nudges: [
+              ...restored.inbox.nudges,
+              { text: resume.nudge, by: actorName(acting.actor), at: svc.engine.now() },
+            ],
+          },
+        }
+      : {}),
     status: "initializing",
     halt: null,
     gate: null,

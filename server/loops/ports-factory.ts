@@ -51,7 +51,7 @@ export function workspaceFor(loopId: string, configured: unknown, dataDir: strin
 // `{ secret }` refs from the encrypted store (decrypted only here, when an
 // executor asks, and only within the secret's scope for the loop's creator),
 // `{ env }` refs from the server environment (RALPH_AGENT_ENV_ALLOW only).
-const secretsFor = (loopId: string) =>
+export const loopSecretResolver = (loopId: string) =>
   chainSecretResolvers(
     storeSecretResolver(getDatabase, getSecretKey, () => loopCreatorRole(getDatabase().prisma, loopId)),
     envSecretResolver,
@@ -158,7 +158,7 @@ export function loopEvidenceFor(config: unknown, git: ReturnType<typeof gitWorks
 export async function loopSecretValues(loopId: string, config: unknown): Promise<string[]> {
   const agent = ((config ?? {}) as StoredConfig).agent as
     { secrets?: { name: string; env?: string; secret?: string }[] } | undefined;
-  const resolver = secretsFor(loopId);
+  const resolver = loopSecretResolver(loopId);
   const values = await Promise.all(
     (agent?.secrets ?? []).map((s) =>
       resolver
@@ -182,7 +182,7 @@ export async function createLoopPorts(loop: { id: string; config: unknown; track
     workspaceDir: (id) => git.dir(id),
     git,
     evidence: loopEvidenceFor(loop.config, git),
-    secrets: secretsFor(loop.id),
+    secrets: loopSecretResolver(loop.id),
     allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
     tracker: loop.tracker,
   };

@@ -1,16 +1,33 @@
-// The one boundary through which a race hands its winner to the merge queue (issue 34: the queue
-// rebases onto the target's current head, re-runs the loop's full evidence and only then lands).
-// Races never merge anything themselves.
+// The one boundary through which a race hands its winner to the merge queue (landing.service.ts):
+// the queue rebases onto the target's current head, re-runs the loop's full evidence on the result
+// and only then lands. Races never merge anything themselves. The target is the branch the
+// repository's checkout has checked out (the queue's default).
+import { enqueueLanding } from "./landing.service";
 import type { ActingAs, LoopServices } from "./loop-services";
 
 export interface RaceLanding {
   /** The winner is in the merge queue. */
   queued: boolean;
-  /** What happened, for the race's audit event. */
+  /** What happened, for the caller and the race's view. */
   note: string;
+  /** The queue entry, when queued. */
+  entryId?: string;
 }
 
-/** Sends the race's winner to the merge queue. */
-export async function landRaceWinner(_svc: LoopServices, _loopId: string, _acting: ActingAs): Promise<RaceLanding> {
-  return { queued: false, note: "the merge queue is not part of this build yet; land the winner by hand" };
+/** Sends the race's winner to the merge queue; a refusal (no branch, no target) is returned, not thrown. */
+export async function landRaceWinner(svc: LoopServices, loopId: string, acting: ActingAs): Promise<RaceLanding> {
+  try {
+    const entry = await enqueueLanding(svc, {
+      loopId,
+      actor: acting.actor,
+      reason: acting.reason ? `race winner: ${acting.reason}` : "race winner",
+    });
+    return {
+      queued: true,
+      entryId: entry.id,
+      note: `queued to land onto ${entry.targetBranch}${entry.position ? ` (position ${entry.position})` : ""}`,
+    };
+  } catch (error) {
+    return { queued: false, note: `not queued: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }

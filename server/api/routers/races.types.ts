@@ -18,7 +18,7 @@ export const raceDecisionOutput = z.object({
   raceId: z.string(),
   winnerLoopId: z.string(),
   stopped: z.array(z.string()),
-  landing: z.object({ queued: z.boolean(), note: z.string() }),
+  landing: z.object({ queued: z.boolean(), note: z.string(), entryId: z.string().optional() }),
 });
 
 export const raceCompareOutput = z.object({
