@@ -63,7 +63,11 @@ export function RaceCompareView({ id }: { id: string }) {
         <p className="max-w-3xl whitespace-pre-wrap text-sm text-slate-700 dark:text-slate-300">{r.goal}</p>
         <dl className="grid grid-cols-2 gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-5 dark:border-slate-800 dark:bg-slate-900">
           <Stat label="Policy" value={POLICY[r.policy]} />
-          <Stat label="Contenders" value={r.contenders.length} />
+          <Stat
+            label="Contenders"
+            value={r.contenders.length}
+            hint={`lands onto ${r.targetBranch ?? "the checkout's branch"}`}
+          />
           <Stat label="Spend" value={formatUsd(r.costPerVerified.spendUsd)} />
           <Stat label="Verified" value={r.costPerVerified.verified} />
           <Stat

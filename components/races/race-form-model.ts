@@ -22,6 +22,8 @@ export interface RaceDraft {
   check: string;
   maxIterations: number;
   policy: "first_verified" | "operator";
+  /** The branch the winner lands onto (empty: the branch the checkout has checked out). */
+  targetBranch: string;
   contenders: ContenderDraft[];
 }
 
@@ -40,6 +42,7 @@ export const emptyRace = (): RaceDraft => ({
   check: "npm test",
   maxIterations: 10,
   policy: "first_verified",
+  targetBranch: "",
   contenders: [emptyContender(1), emptyContender(2), emptyContender(3)],
 });
 
@@ -51,6 +54,7 @@ export function raceInput(d: RaceDraft): RaceInput {
     name: d.name.trim(),
     goal: d.goal.trim(),
     policy: d.policy,
+    targetBranch: d.targetBranch.trim(),
     base: {
       workspace: d.workspace.trim(),
       scorers: check.length ? [{ kind: "command-check", name: "check", argv: check }] : [],

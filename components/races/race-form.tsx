@@ -52,6 +52,13 @@ export function RaceForm() {
           </Select>
         </Field>
       </div>
+      <Field
+        id="race-target"
+        label="Land the winner onto (branch)"
+        hint="Empty: the branch your checkout has checked out. The merge queue re-runs the check before it lands."
+      >
+        <TextInput id="race-target" value={draft.targetBranch} onChange={(e) => set("targetBranch", e.target.value)} />
+      </Field>
       <Field id="race-goal" label="Goal" required>
         <TextArea id="race-goal" rows={3} value={draft.goal} onChange={(e) => set("goal", e.target.value)} />
       </Field>

@@ -8,6 +8,7 @@ export interface NewRaceRow {
   name: string;
   goal: string;
   policy: string;
+  targetBranch: string | null;
   createdById: string | null;
   createdAt: Date;
 }

@@ -36,6 +36,7 @@ export async function raceCompare(db: Database, raceId: string) {
     name: race.name,
     goal: race.goal,
     policy: race.policy as "first_verified" | "operator",
+    targetBranch: race.targetBranch,
     createdAt: race.createdAt.toISOString(),
     winnerLoopId: race.winnerLoopId,
     decidedAt: race.decidedAt?.toISOString() ?? null,

@@ -17,6 +17,7 @@ export async function createRace(svc: LoopServices, race: RaceDefinition, start:
     name: race.name,
     goal: race.goal,
     policy: race.policy,
+    targetBranch: race.targetBranch || null,
     createdById: acting.actor.id,
     createdAt: new Date(svc.engine.now()),
   });

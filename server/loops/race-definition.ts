@@ -19,6 +19,8 @@ export const raceDefinitionSchema = z.object({
   goal: z.string().trim().min(1, "a race needs a goal").max(20_000),
   /** first_verified: the first contender to pass the full evidence wins, is landed, the others stop. */
   policy: z.enum(racePolicies).default("first_verified"),
+  /** The branch the winner lands onto (empty: the merge queue's default, the checkout's branch). */
+  targetBranch: z.string().trim().max(200).default(""),
   base: loopDefinitionSchema.omit({ goal: true, name: true, agent: true, fallbackAgent: true }),
   contenders: z.array(raceContenderSchema).min(2, "a race needs two contenders or more").max(8),
 });

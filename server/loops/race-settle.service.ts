@@ -56,7 +56,7 @@ export async function settleRace(svc: LoopServices, raceId: string): Promise<Rac
   const winner = firstVerified(contenders);
   if (!winner) return null;
   const reason = `${winner.name || winner.id} passed the full evidence first`;
-  return decideRace(svc, raceId, contenders, winner, { actor: { ...RACE_POLICY_ACTOR }, reason });
+  return decideRace(svc, race, contenders, winner, { actor: { ...RACE_POLICY_ACTOR }, reason });
 }
 
 /** Settles the races a crash left undecided (a winner completed, the process died before settling). */
@@ -80,18 +80,19 @@ export async function pickRaceWinner(svc: LoopServices, raceId: string, loopId: 
     throw conflict(`This contender has not passed the evidence (it is ${winner.status}); pick a verified one`);
   }
   const reason = acting.reason?.trim() || `the operator picked ${winner.name || winner.id}`;
-  const decision = await decideRace(svc, raceId, contenders, winner, { ...acting, reason });
+  const decision = await decideRace(svc, race, contenders, winner, { ...acting, reason });
   if (!decision) throw conflict("The race was decided meanwhile");
   return decision;
 }
 
 async function decideRace(
   svc: LoopServices,
-  raceId: string,
+  race: { id: string; targetBranch: string | null },
   contenders: readonly Contender[],
   winner: Contender,
   acting: ActingAs & { reason: string },
 ): Promise<RaceDecision | null> {
+  const raceId = race.id;
   const actor = actorName(acting.actor);
   const claimed = await inTransaction(svc.db.prisma, async (tx) => {
     const won = await claimRaceWinner(tx, raceId, {
@@ -123,7 +124,10 @@ async function decideRace(
     await stopContender(svc, c.id, { actor: acting.actor, reason: stopReason });
     stopped.push(c.id);
   }
-  const landing = await landRaceWinner(svc, winner.id, { actor: acting.actor, reason: acting.reason });
+  const landing = await landRaceWinner(svc, winner.id, race.targetBranch, {
+    actor: acting.actor,
+    reason: acting.reason,
+  });
   return { raceId, winnerLoopId: winner.id, stopped, landing };
 }
 

@@ -1,4 +1,5 @@
-// A race of three command agents on one goal, in a real git repository with a real node:test check,
+// A race of three command agents on one goal, in a real git repository with a real node:test check
+// (test/race-fixtures.ts),
 // on SQLite and PostgreSQL, through the app's stored-loop path (git worktree per contender, graded
 // evidence): one agent never fixes the code, one fixes it at iteration 2, one at 3. The first
 // verified (iteration 2) wins; the race_decided events name why; the two others are stopped through
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, createHarness, waitFor, type Harness } from "../../test/runtime-harness";
-import { writeProject } from "../agents/fixtures/graded-loop";
+import { RACE_AGENT, raceRepo } from "../../test/race-fixtures";
 import { tempRoot } from "../agents/fixtures/harness";
 import { createPorts } from "../agents/registry";
 import { envSecretResolver } from "../agents/secret-resolver";
@@ -18,37 +19,13 @@ import { createRace } from "./race-create.service";
 import { raceCompare } from "./race-compare.service";
 import { costPerVerifiedReport } from "./cost-per-verified.service";
 import { raceDefinitionSchema } from "./race-definition";
+import { landerOptions } from "../../test/landing-fixtures";
+import { landQueue } from "../jobs/landing-runner";
+import { landingsOfLoop } from "./landing-views";
 
 const tmp = tempRoot("ralph-race-db-");
 vi.stubEnv("RALPH_DATA_DIR", join(tmp.root, "data"));
 afterAll(() => tmp.cleanup());
-
-const PROJECT = {
-  "package.json": JSON.stringify({ name: "p", private: true, scripts: { test: "node --test" } }),
-  "src/math.js": "exports.add = (a, b) => a - b;\n",
-  "test/math.test.js": `const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\ntest("add adds", () => assert.strictEqual(add(2, 3), 5));\n`,
-};
-
-/**
- * The fixture agent (committed in the repository, as a project's own script would be): counts its runs in the worktree, fixes the code from run `solveAt` on ("never":
- * never), reports its spend as the generic preset reads it, and takes a moment like a real agent.
- */
-const AGENT = `#!/usr/bin/env bash
-n=$(( $(cat .race-runs 2>/dev/null || echo 0) + 1 )); echo "$n" > .race-runs
-sleep "$3"
-if [ "$1" != never ] && [ "$n" -ge "$1" ]; then sed -i 's/a - b/a + b/' src/math.js; fi
-echo '{"usage":{"input":100,"output":50},"cost":'"$2"'}'
-echo "run $n done"
-`;
-
-function gitRepo(dir: string) {
-  writeProject(dir, { ...PROJECT, "race-agent.sh": AGENT });
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "pipe" });
-  git("init", "-q", "-b", "main");
-  git("-c", "user.email=t@t", "-c", "user.name=t", "add", "-A");
-  git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "start");
-  return dir;
-}
 
 function portsFor(config: unknown, loopId: string) {
   const git = gitWorkspaceFor(config);
@@ -73,8 +50,8 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
   afterEach(async () => h?.stop());
 
   it("the first verified wins, the others stop, the winner goes to landing; cost per verified per contender", async () => {
-    const repo = gitRepo(join(tmp.root, `repo-${kind}`));
-    const agent = "./race-agent.sh";
+    const repo = raceRepo(join(tmp.root, `repo-${kind}`));
+    const agent = RACE_AGENT;
     h = createHarness(db(), {});
     h.runtime.ports = (loop: { id: string; config: unknown }) => portsFor(loop.config, loop.id);
     const contender = (label: string, solveAt: string, cost: string, sleep: string) => ({
@@ -83,6 +60,7 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
     });
     const race = raceDefinitionSchema.parse({
       name: "fix add",
+      targetBranch: "release",
       goal: "Make the tests pass",
       base: {
         workspace: repo,
@@ -156,6 +134,16 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
     const winner = view.contenders.find((c) => c.id === second)!;
     expect(winner.verdictLines.map((l) => l.text)).toContain("tests: 1 of 1 targets pass");
     expect(winner.points.map((p) => p.meanScore)).toEqual([0, 1]);
+
+    // The winner went to the merge queue (queued by the race policy), and lands onto release after the
+    // queue re-ran its evidence on the rebased result; the losers are not queued.
+    const [entry] = await landingsOfLoop(db().prisma, second);
+    expect(entry).toMatchObject({ targetBranch: "release", actor: "race policy" });
+    expect(await landQueue(landerOptions(tmp.root, db()), entry!.queueId)).toBe(1);
+    expect((await landingsOfLoop(db().prisma, second))[0]!).toMatchObject({ status: "landed", reason: null });
+    const landed = execFileSync("git", ["show", "release:src/math.js"], { cwd: repo, encoding: "utf8" });
+    expect(landed).toContain("a + b");
+    for (const loser of [never, third]) expect(await landingsOfLoop(db().prisma, loser)).toEqual([]);
 
     // The period report groups the same rows per race and per agent.
     const report = await costPerVerifiedReport(db(), { from: new Date(0), to: new Date(Date.now() + 1000), raceId });

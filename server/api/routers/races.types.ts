@@ -26,6 +26,7 @@ export const raceCompareOutput = z.object({
   name: z.string(),
   goal: z.string(),
   policy,
+  targetBranch: z.string().nullable(),
   createdAt: z.string(),
   winnerLoopId: z.string().nullable(),
   decidedAt: z.string().nullable(),
