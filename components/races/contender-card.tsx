@@ -94,7 +94,7 @@ export function ContenderCard({
       )}
       <section aria-label={`Diff of ${name}`}>
         <h3 className="mb-1 text-xs font-medium text-slate-500 dark:text-slate-400">Diff against the base commit</h3>
-        <ContenderDiff loopId={c.id} name={name} />
+        <ContenderDiff loopId={c.id} name={name} iteration={c.iteration} />
       </section>
     </article>
   );

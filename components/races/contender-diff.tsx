@@ -2,18 +2,24 @@
 // A contender's whole work against its base commit (the loop's patch), on demand: the same file-at-a-time
 // view as an iteration's diff.
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { DiffFileList } from "@/components/loop-detail/iterations/code-diff";
 
-export function ContenderDiff({ loopId, name }: { loopId: string; name: string }) {
+/** `iteration`: the contender's iteration count; the diff is read again when it moves on. */
+export function ContenderDiff({ loopId, name, iteration }: { loopId: string; name: string; iteration: number }) {
   // Open by default: the compare view is where the diffs are read side by side.
   const [open, setOpen] = useState(true);
   const trpc = useTRPC();
   const query = useQuery({ ...trpc.loops.patch.queryOptions({ id: loopId }), enabled: open });
+  const { refetch } = query;
+  // The patch read at page load is empty while the race runs: read it again after every iteration.
+  useEffect(() => {
+    if (open) void refetch();
+  }, [iteration, open, refetch]);
   if (!open)
     return (
       <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
