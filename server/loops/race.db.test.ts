@@ -12,36 +12,17 @@ import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, createHarness, waitFor, type Harness } from "../../test/runtime-harness";
 import { RACE_AGENT, raceRepo } from "../../test/race-fixtures";
 import { tempRoot } from "../agents/fixtures/harness";
-import { createPorts } from "../agents/registry";
-import { envSecretResolver } from "../agents/secret-resolver";
-import { gitWorkspaceFor, loopEvidenceFor } from "./ports-factory";
 import { createRace } from "./race-create.service";
 import { raceCompare } from "./race-compare.service";
 import { costPerVerifiedReport } from "./cost-per-verified.service";
 import { raceDefinitionSchema } from "./race-definition";
-import { landerOptions } from "../../test/landing-fixtures";
+import { landerOptions, portsFor } from "../../test/landing-fixtures";
 import { landQueue } from "../jobs/landing-runner";
 import { landingsOfLoop } from "./landing-views";
 
 const tmp = tempRoot("ralph-race-db-");
 vi.stubEnv("RALPH_DATA_DIR", join(tmp.root, "data"));
 afterAll(() => tmp.cleanup());
-
-function portsFor(config: unknown, loopId: string) {
-  const git = gitWorkspaceFor(config);
-  const c = config as { agent: unknown; scorers: unknown[] };
-  return createPorts(
-    { agent: c.agent, scorers: c.scorers },
-    {
-      workspaceDir: (id) => git.dir(id),
-      git,
-      evidence: loopEvidenceFor(config, git),
-      secrets: envSecretResolver,
-      isolation: { mode: "off", hidden: [], homeRoot: join(tmp.root, "homes"), allowHosts: [] },
-    },
-    loopId,
-  );
-}
 
 const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
@@ -53,7 +34,7 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
     const repo = raceRepo(join(tmp.root, `repo-${kind}`));
     const agent = RACE_AGENT;
     h = createHarness(db(), {});
-    h.runtime.ports = (loop: { id: string; config: unknown }) => portsFor(loop.config, loop.id);
+    h.runtime.ports = (loop: { id: string; config: unknown }) => portsFor(tmp.root, loop.config, loop.id);
     const contender = (label: string, solveAt: string, cost: string, sleep: string) => ({
       label,
       agent: { kind: "command", argv: [agent, solveAt, cost, sleep], timeoutSeconds: 30 },
