@@ -7,6 +7,7 @@ import { ThemeToggle } from "./theme-toggle";
 const LINKS = [
   { href: "/", label: "Loops" },
   { href: "/loops/new", label: "New loop", operatorOnly: true },
+  { href: "/races", label: "Races" },
   { href: "/queues", label: "Queues" },
   { href: "/settings", label: "Settings" },
 ];

@@ -7,6 +7,7 @@ import { isLoopStatus, isStopType, statusDisplay, stopTypeLabel } from "@/compon
 const EVENT: Record<string, string> = {
   loop_created: "Loop created",
   loop_forked: "Loop forked",
+  race_decided: "Race decided",
   loop_start_requested: "Start requested",
   loop_started: "Loop started",
   status_changed: "Status",

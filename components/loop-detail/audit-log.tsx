@@ -55,6 +55,8 @@ export function describeEvent(e: Pick<AuditEvent, "type" | "payload">): string {
       return `${human(p.alarm)} alarm: ${String(p.detail ?? "")}`;
     case "alert_muted":
       return `${p.kind === "*" ? "all" : human(p.kind)} alerts ${p.until ? `snoozed until ${String(p.until)}` : "muted"}`;
+    case "race_decided":
+      return p.won ? "this loop won its race" : "another contender won the race; this loop is stopped";
     case "alert_unmuted":
       return `${p.kind === "*" ? "all" : human(p.kind)} alerts unmuted`;
     default:

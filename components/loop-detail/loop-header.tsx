@@ -9,6 +9,7 @@ import { estimateEtaMs } from "@/lib/charts/cost-chart";
 import type { LoopDetail } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
 import { Stat } from "@/components/ui/stat";
+import { CostPerVerified } from "@/components/loops/cost-per-verified";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import {
   budgetShare,
@@ -187,6 +188,17 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
         <Stat label="ETA" value={forecastText.eta} hint={forecastText.etaHint} />
         <Stat label="Cost to finish" value={forecastText.cost} hint={forecastText.costHint} />
       </dl>
+      <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="loop-cpv">
+        Cost per verified task: <CostPerVerified value={loop.costPerVerifiedUsd} />
+        {loop.raceId && (
+          <>
+            {" · "}
+            <Link href={`/races/${loop.raceId}`} className="underline">
+              a contender in a race: compare
+            </Link>
+          </>
+        )}
+      </p>
     </header>
   );
 }

@@ -9,6 +9,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { Sparkline } from "@/components/ui/sparkline";
 import type { LoopSummary } from "@/components/shared/api-types";
 import { NowText } from "@/components/shared/now-text";
+import { CostPerVerified } from "./cost-per-verified";
 import { useNowText } from "@/components/shared/use-now";
 import {
   budgetShare,
@@ -86,6 +87,11 @@ export function CostCell({ loop }: { loop: LoopSummary }) {
       ) : null}
       {share != null && (
         <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className="mt-1 w-24" />
+      )}
+      {loop.costPerVerifiedUsd !== null && (
+        <div className="text-xs text-emerald-800 dark:text-emerald-300">
+          <CostPerVerified value={loop.costPerVerifiedUsd} /> per verified task
+        </div>
       )}
     </div>
   );

@@ -21,6 +21,7 @@ const input: ReportInput = {
     iteration: 2,
     maxIterations: 10,
     costUsd: 0.0123,
+    costPerVerifiedUsd: 0.0123,
     budgetUsd: 1,
     tokensIn: 1000,
     tokensOut: 500,
@@ -71,9 +72,15 @@ describe("report model", () => {
       Iterations: "2 of at most 10",
       "Final score": "0.96",
       "Total cost": "$0.0123 of a $1.00 budget",
+      "Cost per verified task": "$0.0123",
       Tokens: "1.5k (1.0k in, 500 out, 0 cache)",
       Duration: "1 min 05 s",
     });
+  });
+
+  it("says there is no verified task when the loop did not complete", () => {
+    const rows = Object.fromEntries(summaryRows({ ...input, loop: { ...input.loop, costPerVerifiedUsd: null } }));
+    expect(rows["Cost per verified task"]).toBe("no verified task");
   });
 
   it("flags claims without evidence in the iteration lines", () => {

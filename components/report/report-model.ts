@@ -25,6 +25,7 @@ export type ReportLoop = Pick<
   | "iteration"
   | "maxIterations"
   | "costUsd"
+  | "costPerVerifiedUsd"
   | "budgetUsd"
   | "tokensIn"
   | "tokensOut"
@@ -88,6 +89,10 @@ export function summaryRows(r: ReportInput): [string, string][] {
     ["Final score", formatScore(r.report?.finalMeanScore ?? loop.lastScore)],
     ["Best score", formatScore(loop.bestScore)],
     ["Total cost", `${formatUsd(loop.costUsd)}${loop.budgetUsd ? ` of a ${formatUsd(loop.budgetUsd)} budget` : ""}`],
+    [
+      "Cost per verified task",
+      loop.costPerVerifiedUsd === null ? "no verified task" : formatUsd(loop.costPerVerifiedUsd),
+    ],
     [
       "Tokens",
       `${formatTokens(tokens)} (${formatTokens(loop.tokensIn)} in, ${formatTokens(loop.tokensOut)} out, ${formatTokens(loop.tokensCache)} cache)`,

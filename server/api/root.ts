@@ -4,6 +4,7 @@ import { checksRouter } from "./routers/checks.router";
 import { eventsRouter } from "./routers/events.router";
 import { landingRouter } from "./routers/landing.router";
 import { loopsRouter } from "./routers/loops.router";
+import { racesRouter } from "./routers/races.router";
 import { secretsRouter } from "./routers/secrets.router";
 import { shareRouter } from "./routers/share.router";
 import { systemRouter } from "./routers/system.router";
@@ -14,6 +15,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   system: systemRouter,
   loops: loopsRouter,
+  races: racesRouter,
   events: eventsRouter,
   auth: authRouter,
   users: usersRouter,

@@ -16,6 +16,7 @@ export * from "./circuit-breaker";
 export * from "./config.schema";
 export * from "./control-commands";
 export * from "./controls";
+export * from "./cost-per-verified";
 export * from "./decision";
 export * from "./detectors";
 export * from "./events";

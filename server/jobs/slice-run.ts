@@ -19,6 +19,7 @@ import { isStorageConflict, isTransientStorageError } from "../db/storage-errors
 import { reapAgentGroup } from "../agents/orphans";
 import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import { readStoredCheckpoint } from "../loops/loop-snapshot";
+import { settleRaceAfterEnd } from "../loops/race-settle.service";
 import {
   checkpointRow,
   decidedApprovals,
@@ -280,6 +281,10 @@ export class SliceRun {
     if (decision.kind !== "continue") {
       const at = nextRunAtFor(decision);
       if (at) rt.dispatcher.dispatchAt(loopId, at);
+      // A race contender that ended may decide its race (after the commit: the loop is released).
+      if (outcome.snapshot.halt !== null) {
+        await settleRaceAfterEnd({ db: rt.db, dispatcher: rt.dispatcher, engine: rt.engine }, loopId);
+      }
       return this.result(OUTCOME[decision.kind]);
     }
     if (overBudget) {

@@ -26,6 +26,8 @@ export interface NewLoop {
   /** The engine configuration (limits, budget, handoff, health, gates). */
   engineConfig: unknown;
   start: boolean;
+  /** The race this loop is a contender in (race-create.service.ts). */
+  raceId?: string;
 }
 
 async function insertLoop(
@@ -54,6 +56,7 @@ async function insertLoop(
         createdById: acting.actor.id,
         forkedFromId: extra.forkedFromId ?? null,
         forkedFromIteration: extra.forkedFromIteration ?? null,
+        raceId: input.raceId ?? null,
         createdAt: now,
         lastActivityAt: now,
       },
@@ -71,6 +74,7 @@ async function insertLoop(
           start: input.start,
           forkedFromId: extra.forkedFromId,
           forkedFromIteration: extra.forkedFromIteration,
+          raceId: input.raceId,
         },
       },
     ]);
@@ -227,13 +231,13 @@ export async function forkLoop(
   });
 }
 
-/** Creates a loop from a validated definition (the API's and the form's shape). */
-export async function createLoopFromDefinition(
+/** A definition as it may be stored: secrets linked, the acting role's policy, evidence and (when starting) preflight checked. */
+export async function checkedDefinition(
   svc: LoopServices,
   definition: LoopDefinition,
   start: boolean,
   acting: ActingAs,
-) {
+): Promise<LoopDefinition> {
   // A stored secret named like a variable the agent needs is used for it (the templates name them).
   definition = await linkStoredSecrets(svc.db, definition, acting);
   await assertLoopPolicy(svc.db, definition, acting);
@@ -241,6 +245,17 @@ export async function createLoopFromDefinition(
   assertFallbackAgent(definition);
   // Starting now: refuse what the preflight knows will fail (a draft may wait for the CLI or the key).
   if (start) await assertPreflight(svc.db, definition, acting);
+  return definition;
+}
+
+/** Creates a loop from a definition `checkedDefinition` passed (the API's and the form's shape). */
+export function createCheckedLoop(
+  svc: LoopServices,
+  definition: LoopDefinition,
+  start: boolean,
+  acting: ActingAs,
+  raceId?: string,
+) {
   return createLoop(
     svc,
     {
@@ -250,7 +265,18 @@ export async function createLoopFromDefinition(
       definition: storedDefinition(definition),
       engineConfig: definition.loop,
       start,
+      ...(raceId ? { raceId } : {}),
     },
     acting,
   );
+}
+
+/** Creates a loop from a validated definition (the API's and the form's shape). */
+export async function createLoopFromDefinition(
+  svc: LoopServices,
+  definition: LoopDefinition,
+  start: boolean,
+  acting: ActingAs,
+) {
+  return createCheckedLoop(svc, await checkedDefinition(svc, definition, start, acting), start, acting);
 }

@@ -21,6 +21,7 @@ import { loopById, loopDefinitionById, loopLineageById } from "../db/loops.repo"
 import { notFound } from "../errors";
 import { controlStateOf } from "./control-plan";
 import { displayStatus, isTerminal, loopAvailability } from "./control-rules";
+import { loopCostPerVerified } from "./cost-per-verified.service";
 import { restoreStoredCheckpoint } from "./loop-snapshot";
 import { redactStoredDefinition } from "./redact-definition";
 import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
@@ -81,6 +82,7 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
       config: definition,
       displayStatus: displayStatus(state),
       isTerminal: isTerminal(loop.status),
+      costPerVerifiedUsd: loopCostPerVerified(loop).costPerVerifiedUsd,
     },
     /** Every action's allowed/reason, decided by the same rules the API enforces. */
     availability: loopAvailability({ ...state, iterations: loop.iteration }, options),

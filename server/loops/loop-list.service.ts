@@ -17,6 +17,7 @@ import {
   type StopType,
 } from "../engine";
 import { displayStatus } from "./control-rules";
+import { loopCostPerVerified } from "./cost-per-verified.service";
 
 /** Iterations per loop behind the sparkline and the pace alarms. */
 export const TRAIL_LENGTH = 30;
@@ -42,6 +43,9 @@ export interface LoopSummary {
   iteration: number;
   maxIterations: number;
   costUsd: number;
+  /** Spend over verified outcomes: the cost when the loop completed, else null. */
+  costPerVerifiedUsd: number | null;
+  raceId: string | null;
   budgetUsd: number | null;
   bestScore: number | null;
   lastScore: number | null;
@@ -84,6 +88,8 @@ export async function listLoopSummaries(db: Database, query: LoopListQuery) {
     iteration: l.iteration,
     maxIterations: l.maxIterations,
     costUsd: l.costUsd,
+    costPerVerifiedUsd: loopCostPerVerified(l).costPerVerifiedUsd,
+    raceId: l.raceId,
     budgetUsd: l.budgetUsd,
     bestScore: l.bestScore,
     lastScore: l.lastScore,

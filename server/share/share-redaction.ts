@@ -33,6 +33,7 @@ const LOOP_FIELDS = [
   "iteration",
   "maxIterations",
   "costUsd",
+  "costPerVerifiedUsd",
   "budgetUsd",
   "tokensIn",
   "tokensOut",

@@ -41,6 +41,11 @@ export function CodeDiff({ loopId, number }: { loopId: string; number: number })
   const { diff, error, truncated } = query.data;
   if (error) return <p className="text-sm text-rose-700 dark:text-rose-400">Workspace error: {error}</p>;
   if (diff === null) return <p className="text-sm text-slate-500 dark:text-slate-400">No workspace snapshot.</p>;
+  return <DiffFileList diff={diff} truncated={truncated} />;
+}
+
+/** A unified diff shown a file at a time (the iteration's diff here; a race contender's whole patch too). */
+export function DiffFileList({ diff, truncated }: { diff: string; truncated: boolean }) {
   const files = diffFiles(diff);
   if (files.length === 0) return <p className="text-sm text-slate-500 dark:text-slate-400">No files changed.</p>;
   return (

@@ -37,6 +37,10 @@ export const loopPublicOutput = z.object({
   iteration: z.number(),
   maxIterations: z.number(),
   costUsd: z.number(),
+  /** Spend over verified outcomes (cost-per-verified.service.ts): the cost when the loop completed, else null. */
+  costPerVerifiedUsd: z.number().nullable(),
+  /** The race this loop is a contender in, if any. */
+  raceId: z.string().nullable(),
   /**
    * What the running attempt's agent has reported spending so far: counted
    * even if the attempt is killed. Its process group stays on the server.

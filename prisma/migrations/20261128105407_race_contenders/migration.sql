@@ -1,0 +1,22 @@
+-- AlterTable
+ALTER TABLE "Loop" ADD COLUMN "raceId" TEXT;
+
+-- CreateTable
+CREATE TABLE "Race" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "name" TEXT NOT NULL DEFAULT '',
+    "goal" TEXT NOT NULL,
+    "policy" TEXT NOT NULL DEFAULT 'first_verified',
+    "winnerLoopId" TEXT,
+    "decidedAt" DATETIME,
+    "decidedBy" TEXT,
+    "decisionReason" TEXT,
+    "createdById" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateIndex
+CREATE INDEX "Race_createdAt_id_idx" ON "Race"("createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "Loop_raceId_idx" ON "Loop"("raceId");
