@@ -1,8 +1,9 @@
 // What the server returns, by the AppRouter type only (no server code).
-import type { inferRouterOutputs } from "@trpc/server";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
 
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type RouterInputs = inferRouterInputs<AppRouter>;
 
 export type LoopSummary = RouterOutputs["loops"]["list"]["items"][number];
 export type LoopDetail = RouterOutputs["loops"]["byId"];
