@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { controlCommands } from "./commands/controls";
 import { loopCommands } from "./commands/loops";
+import { mcpCommand } from "./commands/mcp";
 import { runCommand } from "./commands/run";
 import { sessionCommands } from "./commands/session";
 import { describeFailure } from "./errors";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   loopCommands(program);
   runCommand(program);
   controlCommands(program);
+  mcpCommand(program);
   return program;
 }
 
