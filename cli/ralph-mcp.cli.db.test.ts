@@ -10,7 +10,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { createUser } from "../test/auth-fixtures";
 import { describeEachProvider } from "../test/db-providers";
 import { startCliApp, type CliApp } from "../test/cli-app";
-import { call, loopStatus } from "../test/mcp-scenario";
+import { call, GATED_DEMO, loopStatus } from "../test/mcp-scenario";
 import { createApiToken, revokeTokenById } from "../server/auth/api-tokens.service";
 
 describeEachProvider("ralph mcp over stdio", ({ db }) => {
@@ -61,14 +61,7 @@ describeEachProvider("ralph mcp over stdio", ({ db }) => {
     expect(tools.find((t) => t.name === "list")!.annotations).toMatchObject({ readOnlyHint: true });
 
     const created = await call(client, "create", {
-      goal: "needs a human",
-      agent: { kind: "demo", delayMs: 0, failureRate: 0, stepsToComplete: 1 },
-      scorers: [{ kind: "length", name: "length", min: 1 }],
-      loop: {
-        stop: { maxIterations: 5, scoreThreshold: 0.5 },
-        completion: { evidence: ["score"] },
-        approvals: { beforeCompletion: { enabled: true, deadline: 3600, defaultAction: "reject" } },
-      },
+      ...GATED_DEMO,
       idempotencyKey: "stdio-create-1",
     });
     expect(created.isError).toBeFalsy();

@@ -35,6 +35,18 @@ export const askingDefinition = (workspace: string) => ({
   },
 });
 
+/** A demo loop that finishes its work at once and waits at its completion gate. */
+export const GATED_DEMO = {
+  goal: "needs a human",
+  agent: { kind: "demo", delayMs: 0, failureRate: 0, stepsToComplete: 1 },
+  scorers: [{ kind: "length", name: "length", min: 1 }],
+  loop: {
+    stop: { maxIterations: 5, scoreThreshold: 0.5 },
+    completion: { evidence: ["score"] },
+    approvals: { beforeCompletion: { enabled: true, deadline: 3600, defaultAction: "reject" } },
+  },
+};
+
 export const loopStatus = (db: Database, id: string, status: string) =>
   waitFor(
     () => db.prisma.loop.findUniqueOrThrow({ where: { id } }),
