@@ -46,8 +46,7 @@ function jsonSchema(schema: unknown, io: "input" | "output"): JsonSchema {
     cycles: "throw",
     reused: "inline",
     override: ({ zodSchema, jsonSchema: out }) => {
-      if (zodSchema._zod.def.type === "date")
-        Object.assign(out, { type: "string", format: "date-time" });
+      if (zodSchema._zod.def.type === "date") Object.assign(out, { type: "string", format: "date-time" });
     },
   }) as JsonSchema;
   delete converted.$schema;
