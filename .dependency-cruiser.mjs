@@ -60,8 +60,11 @@ const LAYERS = [
       SERVER_ROOT,
     ],
   ],
-  // Route handlers are server entry points: they hand requests to the API and the job runtime.
-  ["app/api", ["server/api", "server/jobs", "server/system"]],
+  // The MCP server: its tools call the tRPC router (createCaller, so roles and audit are the API's); it keeps
+  // mutating calls' idempotency keys (db) and reads the caller from an API token (auth).
+  ["server/mcp", ["server/api", "server/auth", "server/db", "server/loops", "server/engine", SERVER_ROOT]],
+  // Route handlers are server entry points: they hand requests to the API, MCP and the job runtime.
+  ["app/api", ["server/api", "server/mcp", "server/jobs", "server/system"]],
   // The one bridge from pages to the server (React Server Components).
   ["lib/trpc/server\\.tsx$", ["lib", "server/api", "server/jobs/app-runtime\\.ts$"]],
   ["lib", []],

@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { controlCommands } from "./commands/controls";
 import { landingCommands } from "./commands/landing";
 import { loopCommands } from "./commands/loops";
+import { mcpCommand } from "./commands/mcp";
 import { runCommand } from "./commands/run";
 import { sessionCommands } from "./commands/session";
 import { describeFailure } from "./errors";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   runCommand(program);
   controlCommands(program);
   landingCommands(program);
+  mcpCommand(program);
   return program;
 }
 

@@ -9,6 +9,7 @@ import { ralph, spawnRalph, startCliApp, type CliApp } from "../test/cli-app";
 import { ROOT } from "../test/db-providers";
 import { createTempDatabase, type TempDatabase } from "../test/temp-database";
 import { waitFor } from "../test/runtime-harness";
+import { GATED_DEMO } from "../test/mcp-scenario";
 import { createApiToken, revokeTokenById } from "../server/auth/api-tokens.service";
 import { openDatabase, type Database } from "../server/db/client";
 import { migrate } from "../server/db/migrations/migrator";
@@ -271,16 +272,7 @@ describe("ralph CLI against a running app [sqlite]", () => {
   }, 180_000);
 
   it("--wait --no-block exits 3 at an approval gate; approve lets the loop finish", async () => {
-    const gated = loopFile("gated.json", {
-      goal: "needs a human",
-      agent: { kind: "demo", delayMs: 0, failureRate: 0, stepsToComplete: 1 },
-      scorers: [{ kind: "length", name: "length", min: 1 }],
-      loop: {
-        stop: { maxIterations: 5, scoreThreshold: 0.5 },
-        completion: { evidence: ["score"] },
-        approvals: { beforeCompletion: { enabled: true, deadline: 3600, defaultAction: "reject" } },
-      },
-    });
+    const gated = loopFile("gated.json", GATED_DEMO);
     const run = await ralph(["start", "-f", gated, "--wait", "--no-block"], { env });
     expect(run.code).toBe(EXIT.attention);
     const id = /^started (\S+)$/m.exec(run.stdout)![1]!;
@@ -327,16 +319,7 @@ describe("ralph CLI against a running app [sqlite]", () => {
     expect(requests[0]!.payload).toEqual({ message: "use the staging database" });
     expect((await ralph(["terminate", id], { env })).code).toBe(0);
 
-    const gated = loopFile("gated2.json", {
-      goal: "needs a human",
-      agent: { kind: "demo", delayMs: 0, failureRate: 0, stepsToComplete: 1 },
-      scorers: [{ kind: "length", name: "length", min: 1 }],
-      loop: {
-        stop: { maxIterations: 5, scoreThreshold: 0.5 },
-        completion: { evidence: ["score"] },
-        approvals: { beforeCompletion: { enabled: true, deadline: 3600, defaultAction: "reject" } },
-      },
-    });
+    const gated = loopFile("gated2.json", GATED_DEMO);
     const waiting = await ralph(["start", "-f", gated, "--wait", "--no-block", "--json"], { env });
     expect(waiting.code).toBe(EXIT.attention);
     const gatedId = (JSON.parse(waiting.stdout) as { id: string }).id;

@@ -1,4 +1,4 @@
-// The app's tRPC endpoint on a real node:http socket, through the same
+// The app's tRPC endpoint (and /api/mcp) on a real node:http socket, through the same
 // handler as the Next route (request guard + session-cookie or bearer-token
 // context, event streams streamed as they come), with
 // the server-side peer-address stamp installed as at server start. Tests see
@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleTrpcHttp } from "../server/api/http-handler";
+import { handleMcpHttp, MCP_ENDPOINT } from "../server/mcp/mcp-http";
 import type { LoopServices } from "../server/loops/loop-services";
 import { installPeerStamp } from "../server/auth/peer-address";
 
@@ -43,7 +44,9 @@ export async function startAppHttpServer(services: LoopServices, host = "127.0.0
       res.on("close", () => left.abort());
       const response = req.url?.startsWith("/api/trpc")
         ? await handleTrpcHttp(await toRequest(req, left.signal), services)
-        : new Response("not found", { status: 404 });
+        : req.url?.split("?")[0] === MCP_ENDPOINT
+          ? await handleMcpHttp(await toRequest(req, left.signal), services)
+          : new Response("not found", { status: 404 });
       const headers: Record<string, string | string[]> = {};
       response.headers.forEach((value, name) => {
         if (name !== "set-cookie") headers[name] = value;

@@ -1,0 +1,14 @@
+-- CreateTable
+CREATE TABLE "IdempotencyKey" (
+    "userId" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "tool" TEXT NOT NULL,
+    "requestHash" TEXT NOT NULL,
+    "response" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    PRIMARY KEY ("userId", "key")
+);
+
+-- CreateIndex
+CREATE INDEX "IdempotencyKey_createdAt_idx" ON "IdempotencyKey"("createdAt");
