@@ -15,8 +15,6 @@ export const LANDING_STATUSES = ["queued", "rebasing", "checking", "landed", "ne
 export type LandingStatus = (typeof LANDING_STATUSES)[number];
 /** An entry still to be landed: it holds a place in its queue. */
 export const OPEN_LANDING_STATUSES: readonly LandingStatus[] = ["queued", "rebasing", "checking"];
-/** An entry a lander was working on when it stopped: the next lander rolls it back and starts it again. */
-export const IN_FLIGHT_LANDING_STATUSES: readonly LandingStatus[] = ["rebasing", "checking"];
 
 export type LandingEntryRow = Prisma.LandingEntryGetPayload<object>;
 export type LandingQueueRow = Prisma.LandingQueueGetPayload<object>;

@@ -16,7 +16,7 @@
 // A crash recorded after this (recordCrashedAttempt) sums the raised row
 // itself, and settles the request in that same transaction (settleCountedSpend).
 // Both take the loop row's lock first, so one of them always sees the other.
-import type { Db } from "./client";
+import type { Db } from "./prisma-client";
 import { appendEvents } from "./events.repo";
 import { insertControlRequest } from "./controls.repo";
 import { inTransaction, type Tx } from "./tx";

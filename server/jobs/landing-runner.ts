@@ -42,6 +42,7 @@ import { notifyEventsWritten } from "../events/event-wakeups";
 import { LandingCheckTimeoutError, rerunLoopEvidence, type EvidenceRun } from "../loops/landing-evidence";
 import { workspaceSourceOf } from "../loops/ports-factory";
 import { queueCompletedSentBack, setLandingKick } from "../loops/landing.service";
+import { settleOpenRaces } from "../loops/race-settle.service";
 
 export interface LanderOptions {
   db: Database;
@@ -304,8 +305,12 @@ export function startProcessLandings(
       ...(log ? { log } : {}),
     },
     env.RALPH_SWEEP_INTERVAL_MS,
-    // A week back: a loop sent back to work that completes later is queued again when it does.
-    () => queueCompletedSentBack(svc, new Date(Date.now() - 7 * 24 * 3600_000)),
+    async () => {
+      // A week back: a loop sent back to work that completes later is queued again when it does.
+      await queueCompletedSentBack(svc, new Date(Date.now() - 7 * 24 * 3600_000));
+      // A race whose winner completed while its process died before settling is decided (and landed) here.
+      await settleOpenRaces(svc);
+    },
   );
   setLandingKick((queueId) => sweeper.kick(queueId));
   void sweeper.sweepNow();

@@ -6,7 +6,6 @@ import { agentConfigSchema } from "../agents/agent.schema";
 import { loopDefinitionSchema, type LoopDefinition } from "./loop-definition";
 
 export const racePolicies = ["first_verified", "operator"] as const;
-export type RacePolicy = (typeof racePolicies)[number];
 
 export const raceContenderSchema = z.object({
   label: z.string().trim().min(1, "name each contender").max(100),
@@ -26,7 +25,6 @@ export const raceDefinitionSchema = z.object({
 });
 
 export type RaceDefinition = z.output<typeof raceDefinitionSchema>;
-export type RaceDefinitionInput = z.input<typeof raceDefinitionSchema>;
 
 /** Each contender's loop definition: the base, its agent, the goal (plus its prompt), named after the race. */
 export function contenderDefinitions(race: RaceDefinition): LoopDefinition[] {

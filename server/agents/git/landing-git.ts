@@ -92,12 +92,6 @@ export async function resetLandingWorktree(common: string, dir: string, sha: str
   await git(dir, ["clean", "-f", "-d", "-x", "-q"]);
 }
 
-export async function removeLandingWorktree(common: string, dir: string): Promise<void> {
-  await git(common, ["worktree", "remove", "--force", dir], { allowFail: true });
-  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-  await git(common, ["worktree", "prune"], { allowFail: true });
-}
-
 export type Integration = { ok: true; sha: string } | { ok: false; conflicts: string[]; diff: string; message: string };
 
 const DIFF_CAP = 16_000;
