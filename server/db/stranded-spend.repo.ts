@@ -19,6 +19,7 @@
 import type { Db } from "./prisma-client";
 import { appendEvents } from "./events.repo";
 import { insertControlRequest } from "./controls.repo";
+import { createInterruptedAttempt } from "./interrupted-attempt";
 import { inTransaction, type Tx } from "./tx";
 
 export const SPEND_REPORT_KIND = "record_spend";
@@ -77,21 +78,15 @@ export async function recordStrandedSpend(
     if (row) {
       await tx.iteration.update({ where: { id: row.id }, data: counts });
     } else {
-      await tx.iteration.create({
-        data: {
-          id: `${loopId}:${number}:${attempt}`,
-          loopId,
-          number,
-          attempt,
-          status: "interrupted",
-          agentId: "stranded",
-          input: "",
-          startedAt: where.startedAt,
-          finishedAt: now,
-          durationMs: Math.max(0, now.getTime() - where.startedAt.getTime()),
-          error: "the runtime lost its lease before it could store this attempt; it runs again",
-          ...counts,
-        },
+      await createInterruptedAttempt(tx, {
+        loopId,
+        number,
+        attempt,
+        agentId: "stranded",
+        startedAt: where.startedAt,
+        now,
+        error: "the runtime lost its lease before it could store this attempt; it runs again",
+        counts,
       });
     }
     const loop = await tx.loop.update({

@@ -8,6 +8,7 @@ import type { Db } from "../prisma-client";
 import { Prisma } from "../generated/sqlite/client";
 import { parseInflightAgent, type InflightAgent } from "../agent-runs.repo";
 import { appendEvents } from "../events.repo";
+import { createInterruptedAttempt } from "../interrupted-attempt";
 import { rejectPendingControls } from "../controls.repo";
 import { LeaseLostError } from "../loop-lease.repo";
 import { lockLoopRow, settleCountedSpend } from "../stranded-spend.repo";
@@ -41,23 +42,24 @@ export async function recordCrashedAttempt(
     const spend = agent.spend;
     const existing = await tx.iteration.findUnique({ where: { loopId_number_attempt: { loopId, number, attempt } } });
     if (!existing) {
-      await tx.iteration.create({
-        data: {
-          id: `${loopId}:${number}:${attempt}`,
-          loopId,
-          number,
-          attempt,
-          status: "interrupted",
-          agentId,
-          input: "",
-          startedAt,
-          finishedAt: now,
-          durationMs: Math.max(0, now.getTime() - startedAt.getTime()),
-          error: "the runtime stopped before this attempt finished (crash or lost lease); it runs again",
-          ...(spend
-            ? { tokensIn: spend.input, tokensOut: spend.output, tokensCache: spend.cache, costUsd: spend.costUsd }
-            : {}),
-        },
+      await createInterruptedAttempt(tx, {
+        loopId,
+        number,
+        attempt,
+        agentId,
+        startedAt,
+        now,
+        error: "the runtime stopped before this attempt finished (crash or lost lease); it runs again",
+        ...(spend
+          ? {
+              counts: {
+                tokensIn: spend.input,
+                tokensOut: spend.output,
+                tokensCache: spend.cache,
+                costUsd: spend.costUsd,
+              },
+            }
+          : {}),
       });
     }
     const crashed = await tx.iteration.aggregate({
