@@ -23,13 +23,13 @@ export const testIsolation = (root: string): AgentDeps["isolation"] => ({
   allowHosts: [],
 });
 
-/** A repository whose `main` holds `files`; the checkout is left detached (main is not checked out). */
+/** A repository whose `main` holds `files`; the checkout is left detached (main is not checked out there). */
 export function makeRepo(dir: string, files: Record<string, string>): string {
   writeProject(dir, files);
   sh(dir, "init", "-q", "-b", "main");
   sh(dir, "add", "-A");
   sh(dir, "commit", "-q", "-m", "base");
-  // The user's checkout moves off main: a branch checked out there is never landed onto (landing-git.ts).
+  // The user's checkout moves off main (tests of a checked-out target switch back: landing-checkout.db.test.ts).
   sh(dir, "switch", "-q", "--detach");
   return dir;
 }

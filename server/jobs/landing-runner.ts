@@ -7,7 +7,9 @@
 // compare-and-swap. A lander killed at any point leaves the target where it
 // was (the ref moves only in that last step); the next lander rolls the entry
 // back (its worktree reset) and starts it again, or finds the CAS went through
-// and records the landing. Every entry write is fenced by the queue's lease.
+// and records the landing. A clean checkout of the target (the user's) is
+// brought forward right after the CAS, refused before it when it is dirty
+// (landing-git.ts). Every entry write is fenced by the queue's lease.
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import type { AgentDeps } from "../agents/deps";
@@ -15,6 +17,7 @@ import { shortLoopId } from "../agents/git/git-workspace";
 import {
   branchRef,
   compareAndSwapBranch,
+  forwardCheckouts,
   integrate,
   isAncestor,
   refSha,
@@ -121,22 +124,36 @@ async function landEntry(opts: LanderOptions, queue: LandingQueueRow, entry: Lan
     write({ status: "needs_review", reason, detail: { ...detail, results, ...more }, finishedAt: new Date() }, [
       { type: "landing_needs_review", reason, payload: { kind: more.kind ?? "refused" } },
     ]);
-  const landed = (sha: string, more: Detail = {}) =>
+  // Landed; `behind` names the checkouts of the target that could not be brought forward with it.
+  const landed = (sha: string, more: Detail = {}, behind: string[] = []) =>
     write(
       {
         status: "landed",
         landedSha: sha,
-        reason: null,
-        detail: { ...detail, results, ...more },
+        reason: behind.length > 0 ? behind.join("; ") : null,
+        detail: { ...detail, results, ...more, ...(behind.length > 0 ? { checkoutsBehind: behind } : {}) },
         finishedAt: new Date(),
       },
-      [{ type: "landing_landed", reason: `landed on ${target} at ${sha.slice(0, 12)}`, payload: { sha } }],
+      [
+        {
+          type: "landing_landed",
+          reason: [`landed on ${target} at ${sha.slice(0, 12)}`, ...behind].join("; "),
+          payload: { sha, checkoutsBehind: behind },
+        },
+      ],
     );
 
   const head = await refSha(common, branchRef(target));
   if (!head) return needsReview(`the target branch ${target} no longer exists`);
   // A lander that stopped after its compare-and-swap: the target already holds one of this entry's results.
-  for (const sha of results) if (await isAncestor(common, sha, head)) return landed(sha, { recovered: true });
+  // Killed between that swap and bringing a clean checkout of the target forward? That is finished here.
+  for (const sha of results)
+    if (await isAncestor(common, sha, head)) {
+      const behind = entry.baseSha
+        ? await forwardCheckouts(common, target, landingWorktreeDir(queue.id), { from: entry.baseSha, to: head })
+        : [];
+      return landed(sha, { recovered: true }, behind);
+    }
   const resumed = entry.status !== "queued";
   if (entry.attempts >= (opts.maxAttempts ?? 5))
     return needsReview(`the target kept moving: ${entry.attempts} landings were overtaken; re-queue to try again`);
@@ -219,7 +236,8 @@ async function landEntry(opts: LanderOptions, queue: LandingQueueRow, entry: Lan
       { kind: "evidence", ...evidenceDetail },
     );
   }
-  const late = await targetCheckoutProblem(common, target, dir);
+  // Checked again right before the swap, with the move itself: would a clean checkout of the target come along?
+  const late = await targetCheckoutProblem(common, target, dir, { from: head, to: merged.sha });
   if (late) return needsReview(late, { kind: "checkout", ...evidenceDetail });
   // Still ours? A lander that lost its lease must not move the target (the CAS would still refuse a moved one).
   if (!(await renewQueueLease(db, queue.id, owner, new Date(), opts.leaseMs)))
@@ -231,9 +249,16 @@ async function landEntry(opts: LanderOptions, queue: LandingQueueRow, entry: Lan
     head,
     `ralph: land ${entry.sourceBranch} (loop ${entry.loopId}) after green evidence`,
   );
-  if (swapped) return landed(merged.sha, evidenceDetail);
+  // The ref moves first (the one decision), the checkouts follow; a kill in between is finished by the next lander.
+  if (swapped)
+    return landed(
+      merged.sha,
+      evidenceDetail,
+      await forwardCheckouts(common, target, dir, { from: head, to: merged.sha }),
+    );
   const now = await refSha(common, branchRef(target));
-  if (now && (await isAncestor(common, merged.sha, now))) return landed(merged.sha, evidenceDetail);
+  if (now && (await isAncestor(common, merged.sha, now)))
+    return landed(merged.sha, evidenceDetail, await forwardCheckouts(common, target, dir, { from: head, to: now }));
   // Moved during the check: queued again at the front (its place is kept), never forced.
   return write({ status: "queued", detail: { ...detail, ...evidenceDetail } as unknown as JsonInput }, [
     {

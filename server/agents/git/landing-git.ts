@@ -3,10 +3,12 @@
  * detached landing worktree per queue under the data folder, the rebase (or
  * merge) onto the target's current head there, and the one compare-and-swap
  * of the target ref at the end (`update-ref <ref> <new> <old>`: never a
- * force). The user's checkout is only read (`git status`), never written.
+ * force). A clean checkout of the target is brought forward with it (git's
+ * own two-tree checkout, which refuses rather than overwrite); one with
+ * uncommitted changes is refused and never written.
  */
 import { existsSync, realpathSync, rmSync } from "node:fs";
-import { git } from "./git-cli";
+import { git, GitError } from "./git-cli";
 
 export interface LandingRepo {
   /** The repository's common git directory (physical): the queue's key. */
@@ -49,22 +51,99 @@ async function worktrees(common: string): Promise<WorktreeInfo[]> {
   return list;
 }
 
+/** The checkouts (other than ours) that have `target` checked out and still exist. */
+async function targetCheckouts(common: string, target: string, ours: string): Promise<string[]> {
+  return (await worktrees(common))
+    .filter((wt) => wt.branch === branchRef(target) && wt.path !== ours && existsSync(wt.path))
+    .map((wt) => wt.path);
+}
+
+/** `read-tree -m` trusts the index's stat data: refreshed first (what `git status` does too; no content changes). */
+const refreshIndex = (dir: string) => git(dir, ["update-index", "-q", "--refresh"], { allowFail: true });
+
+/** git's own error lines of a failed command, for the reason shown to the operator. */
+const gitWhy = (error: unknown) =>
+  (error instanceof GitError ? error.stderr : String(error))
+    .split("\n")
+    .filter((l) => /^(error|fatal):/.test(l))
+    .map((l) => l.replace(/^(error|fatal):\s*/, ""))
+    .join("; ") || String(error);
+
 /**
  * Why the target branch cannot be moved now, or null. A checkout (the user's,
- * or any other worktree) with the target branch checked out would see its
- * files fall behind its HEAD if the ref moved under it: with uncommitted
- * changes that is refused outright; clean, it is refused too, with the way
- * out (switch that checkout to another branch, or land onto another branch).
+ * or any other worktree) with the target branch checked out must be clean:
+ * with uncommitted changes to tracked files the landing is refused. Clean, it
+ * lands, and that checkout is brought forward with the ref (forwardCheckouts);
+ * given the move (`from` → `to`), this also asks git, without writing
+ * anything, whether that fast-forward of its files would go through (an
+ * untracked or ignored file in the way, for one, and it would not).
  */
-export async function targetCheckoutProblem(common: string, target: string, ours: string): Promise<string | null> {
-  for (const wt of await worktrees(common)) {
-    if (wt.branch !== branchRef(target) || wt.path === ours || !existsSync(wt.path)) continue;
-    const status = await git(wt.path, ["status", "--porcelain", "--untracked-files=no"], { allowFail: true });
+export async function targetCheckoutProblem(
+  common: string,
+  target: string,
+  ours: string,
+  move?: { from: string; to: string },
+): Promise<string | null> {
+  for (const path of await targetCheckouts(common, target, ours)) {
+    const status = await git(path, ["status", "--porcelain", "--untracked-files=no"], { allowFail: true });
     if (status.trim() !== "")
-      return `the checkout at ${wt.path} has ${target} checked out with uncommitted changes; commit or discard them there (Ralph never touches your working tree), then re-queue`;
-    return `${target} is checked out in ${wt.path}: moving it would leave that checkout's files behind its HEAD. Switch that checkout to another branch (git switch --detach), or land onto a branch nobody has checked out, then re-queue`;
+      return `the checkout at ${path} has ${target} checked out with uncommitted changes; commit or discard them there (Ralph never touches your working tree), then re-queue`;
+    if (!move) continue;
+    await refreshIndex(path);
+    try {
+      await git(path, ["read-tree", "-m", "-u", "-n", move.from, move.to]);
+    } catch (error) {
+      return `the checkout at ${path} has ${target} checked out and its files cannot be brought forward: ${gitWhy(error)}. Move those files out of the way there (Ralph never touches them), then re-queue`;
+    }
   }
   return null;
+}
+
+/**
+ * After the target moved `from` → `to`, brings each clean checkout that has it
+ * checked out forward with it: `read-tree -m -u from to`, git's two-tree
+ * checkout, which writes nothing unless every path it changes is unmodified
+ * and no untracked file is in the way (a change the user made between our
+ * check and now is never overwritten: that checkout is reported instead). A
+ * checkout whose index already holds `to` is done (a lander killed after its
+ * read-tree); one whose index holds neither tree is someone else's work and is
+ * only reported. Returns the reasons for the checkouts left behind.
+ */
+export async function forwardCheckouts(
+  common: string,
+  target: string,
+  ours: string,
+  move: { from: string; to: string },
+): Promise<string[]> {
+  const left: string[] = [];
+  for (const path of await targetCheckouts(common, target, ours)) {
+    if (await indexHolds(path, move.to)) continue;
+    const how = `run \`git -C ${path} read-tree -m -u ${move.from.slice(0, 12)} ${move.to.slice(0, 12)}\` once your changes are saved elsewhere`;
+    if (!(await indexHolds(path, move.from))) {
+      left.push(
+        `the checkout at ${path} was not brought forward to ${target}: its index is neither the old nor the new head; ${how}`,
+      );
+      continue;
+    }
+    await refreshIndex(path);
+    try {
+      await git(path, ["read-tree", "-m", "-u", move.from, move.to]);
+    } catch (error) {
+      left.push(
+        `the checkout at ${path} was not brought forward to ${target} (${gitWhy(error)}); nothing in it was changed; ${how}`,
+      );
+    }
+  }
+  return left;
+}
+
+/** Whether the index of the checkout at `path` holds exactly `sha`'s tree (read-only: no stat refresh). */
+async function indexHolds(path: string, sha: string): Promise<boolean> {
+  try {
+    return (await git(path, ["diff-index", "--cached", "--name-only", sha, "--"])).trim() === "";
+  } catch {
+    return false;
+  }
 }
 
 /**
