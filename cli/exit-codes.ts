@@ -21,7 +21,7 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Stop types an operator causes: the run did not fail, someone ended it. */
-const OPERATOR_STOPS = new Set(["explicit_stop", "user_interrupted", "cancelled"]);
+const OPERATOR_STOPS = new Set(["explicit_stop", "user_interrupted", "cancelled", "race_lost"]);
 
 /**
  * What a loop's state means for a waiting caller: an exit code, or null while

@@ -43,6 +43,7 @@ test("a race of three agents shows the compare view and lands the first verified
   for (const loser of ["never", "third"]) {
     await expect(card(loser)).toHaveAttribute("data-status", "stopped", { timeout: 60_000 });
     await expect(card(loser).getByTestId("contender-cpv")).toHaveText("no verified task");
+    await expect(card(loser).getByTestId("contender-stop")).toHaveText("another contender won the race");
   }
   await expect(card("second").getByTestId("contender-cpv")).toHaveText("$0.02");
   await expect(card("second").getByTestId("verdict-lines")).toContainText("check: 1 of 1 targets pass");

@@ -46,6 +46,7 @@ describe("format", () => {
     expect(isLoopStatus("needs_attention")).toBe(true);
     expect(stopTypeLabel("budget_exhausted")).toBe("budget exhausted");
     expect(stopTypeLabel(null)).toBeNull();
+    expect(stopTypeLabel("race_lost")).toBe("another contender won the race");
   });
   it("clamps the budget share", () => {
     expect([budgetShare(2, 1), budgetShare(0.5, 1), budgetShare(1, null)]).toEqual([1, 0.5, null]);

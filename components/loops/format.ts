@@ -92,6 +92,7 @@ const STOP: Record<StopTypeName, string> = {
   user_interrupted: "interrupted by an operator",
   system_error: "system error",
   cancelled: "cancelled",
+  race_lost: "another contender won the race",
 };
 
 export const stopTypeLabel = (stopType: StopTypeName | null | undefined) => (stopType ? STOP[stopType] : null);

@@ -54,7 +54,11 @@ export function ContenderCard({
         {winner && <Badge tone="good">winner</Badge>}
       </header>
       <p className="font-mono text-xs text-slate-600 dark:text-slate-400">{c.agent}</p>
-      {c.stopType && <p className="text-xs text-slate-600 dark:text-slate-400">{stopTypeLabel(c.stopType)}</p>}
+      {c.stopType && (
+        <p data-testid="contender-stop" className="text-xs text-slate-600 dark:text-slate-400">
+          {stopTypeLabel(c.stopType)}
+        </p>
+      )}
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         <Stat label="Iterations" value={c.iteration} />
         <Stat label="Best score" value={formatScore(c.bestScore)} />

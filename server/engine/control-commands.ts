@@ -33,7 +33,8 @@ export const controlCommandSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("approve"), ...gateAnswer }),
   z.object({ kind: z.literal("reject"), ...gateAnswer }),
   z.object({ kind: z.literal("request_changes"), comment: z.string(), gateId: z.string().optional() }),
-  z.object({ kind: z.literal("terminate") }),
+  /** `race_lost`: ended because another contender of its race won (the race's decision, never an operator's word). */
+  z.object({ kind: z.literal("terminate"), stopType: z.enum(["explicit_stop", "race_lost"]).optional() }),
   /** A partial LoopConfig; re-validated as a whole before it applies. */
   z.object({ kind: z.literal("update_limits"), patch: z.unknown() }),
   /** The operator's answer to the agent's question; an empty one means "continue without answering". */

@@ -56,7 +56,7 @@ function applyOne(
     case "terminate": {
       // A pending approval is answered too, so it is not left open on an ended loop.
       const closed = closeGate(snapshot, "terminate", null, by, now, out);
-      return { snapshot: haltLoop(closed, "explicit_stop", why, by, now, out) };
+      return { snapshot: haltLoop(closed, command.stopType ?? "explicit_stop", why, by, now, out) };
     }
     // Both pause the loop. A kill that lands while an agent runs aborts it
     // first (the driver's kill watch); between iterations there is nothing to

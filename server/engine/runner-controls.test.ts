@@ -137,6 +137,13 @@ describe("approval gates", () => {
     expect(result.stopType).toBe("explicit_stop");
   });
 
+  it("a terminate a race sends its losing contenders stops with race_lost", async () => {
+    const controls = scheduled({ 3: [{ kind: "terminate", stopType: "race_lost" }] });
+    const { result } = await run(completionGate, controls, [{}], { scorers: [always(1)] });
+    expect(result.stopType).toBe("race_lost");
+    expect(result.snapshot.status).toBe("stopped");
+  });
+
   it("a gate past its deadline takes the default action, by system", async () => {
     const { result, sink, clock } = await run(completionGate, new FakeControls(), [{}], { scorers: [always(1)] });
     expect(result.stopType).toBe("score_threshold");

@@ -31,6 +31,7 @@ describe("stop types", () => {
     ["user_interrupted", false, false, "stopped"],
     ["system_error", false, true, "failed"],
     ["cancelled", false, false, "cancelled"],
+    ["race_lost", false, false, "stopped"],
   ];
 
   it("the table covers the whole union", () => {

@@ -20,6 +20,8 @@ export const stopTypes = [
   "user_interrupted",
   "system_error",
   "cancelled",
+  // A race's contender stopped because another contender won (server/loops/race-settle.service.ts).
+  "race_lost",
 ] as const;
 
 export type StopType = (typeof stopTypes)[number];
@@ -44,7 +46,7 @@ export function normalizeStopType(value: string): StopType {
   throw new Error(`Unknown stop type: ${value}`);
 }
 
-export type StopOutcome = "success" | "failure" | "limit" | "operator" | "cancelled" | "none";
+export type StopOutcome = "success" | "failure" | "limit" | "operator" | "superseded" | "cancelled" | "none";
 
 /** The exhaustive switch: adding a stop type fails compilation until classified. */
 export function stopOutcome(stopType: StopType): StopOutcome {
@@ -69,6 +71,8 @@ export function stopOutcome(stopType: StopType): StopOutcome {
     case "explicit_stop":
     case "user_interrupted":
       return "operator";
+    case "race_lost":
+      return "superseded";
     case "cancelled":
       return "cancelled";
     default:

@@ -138,7 +138,7 @@ async function decideRace(
  */
 async function stopContender(svc: LoopServices, loopId: string, acting: ActingAs) {
   await requestControl(svc, loopId, { kind: "kill" }, acting).catch(() => undefined);
-  await requestControl(svc, loopId, { kind: "terminate" }, acting).catch((error: unknown) => {
+  await requestControl(svc, loopId, { kind: "terminate", stopType: "race_lost" }, acting).catch((error: unknown) => {
     console.warn(`race: could not stop loop ${loopId}: ${String(error)}`);
   });
 }

@@ -3,7 +3,8 @@
 // on SQLite and PostgreSQL, through the app's stored-loop path (git worktree per contender, graded
 // evidence): one agent never fixes the code, one fixes it at iteration 2, one at 3. The first
 // verified (iteration 2) wins; the race_decided events name why; the two others are stopped through
-// the control path (kill + terminate: stored requests with their audit events); the winner is handed
+// the control path (kill + terminate: stored requests with their audit events) with the stop type
+// race_lost; the winner is handed
 // to landing; cost per verified task per contender and for the race equals the sum of the rows.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -93,7 +94,10 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
     expect(winnerEvents.map((e) => e.payload)).toEqual([{ raceId, winnerLoopId: second, won: true }]);
     // The losers ended by the race's terminate, after the decision, never by their own evidence.
     for (const loser of [never, third]) {
-      expect(byId.get(loser)!.stopType).toBe("explicit_stop");
+      // An honest stop type: another contender won (not "terminated by an operator").
+      expect(byId.get(loser)!.stopType).toBe("race_lost");
+      const halted = await db().prisma.loopEvent.findFirstOrThrow({ where: { loopId: loser, type: "halted" } });
+      expect(halted.payload).toMatchObject({ stopType: "race_lost" });
       expect(byId.get(loser)!.finishedAt!.getTime()).toBeGreaterThanOrEqual(decided.decidedAt!.getTime());
     }
 
@@ -108,6 +112,7 @@ describeEachProvider("a race of three command agents", ({ db, kind }) => {
       expect(c.verified).toBe(c.id === second);
       expect(c.costPerVerifiedUsd).toBe(c.id === second ? c.costUsd : null);
       expect(c.points.length).toBeGreaterThan(0);
+      if (c.id !== second) expect(c.stopType).toBe("race_lost");
     }
     expect(round(view.contenders.find((c) => c.id === second)!.costUsd)).toBe(0.02);
     expect(view.costPerVerified.verified).toBe(1);
