@@ -29,7 +29,7 @@ export function raceRepo(dir: string): string {
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-qm", "start");
-  // A branch nobody has checked out, for the winner to land onto (the queue never moves a checked-out branch).
+  // A second branch for the winner to land onto (main, checked out here, would come forward with it too).
   git("branch", "release");
   return dir;
 }

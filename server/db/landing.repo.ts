@@ -196,6 +196,17 @@ export const sentBackSince = (db: Db, since: Date) =>
     select: { sentBackLoopId: true, queue: { select: { targetBranch: true } } },
   });
 
+/** Of `loopIds`, those that landed through the merge queue (a verified outcome: cost per verified task). */
+export async function landedLoopIds(db: Db, loopIds: readonly string[]): Promise<Set<string>> {
+  if (loopIds.length === 0) return new Set();
+  const rows = await db.landingEntry.findMany({
+    where: { loopId: { in: [...loopIds] }, status: "landed" },
+    select: { loopId: true },
+    distinct: ["loopId"],
+  });
+  return new Set(rows.map((r) => r.loopId));
+}
+
 export const loopHasLanding = async (db: Db, loopId: string) =>
   (await db.landingEntry.count({ where: { loopId } })) > 0;
 

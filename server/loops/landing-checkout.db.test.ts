@@ -14,6 +14,8 @@ import { loopWithBranch, queueServices } from "../../test/landing-loop";
 import { landQueue } from "../jobs/landing-runner";
 import { enqueueLanding } from "./landing.service";
 import { landingsOfLoop } from "./landing-views";
+import { getLoopDetail } from "./loop-detail.service";
+import { costPerVerifiedReport } from "./cost-per-verified.service";
 
 const tmp = tempRoot("ralph-landing-checkout-");
 vi.stubEnv("RALPH_DATA_DIR", join(tmp.root, "data"));
@@ -50,6 +52,10 @@ describeEachProvider("landing onto a checked-out branch", ({ db, kind }) => {
 
   it("lands onto a clean checkout of main and brings its files forward", async () => {
     const { repo, id, entry, before } = await setup();
+    // A loop an operator stopped and queued by hand: landed is its verified outcome (cost per verified task).
+    await db().prisma.loop.update({ where: { id }, data: { status: "stopped", costUsd: 0.5 } });
+    const cpv = async () => (await getLoopDetail(db(), id, Date.now())).loop.costPerVerifiedUsd;
+    expect(await cpv()).toBeNull();
     expect(await landQueue(landerOptions(tmp.root, db()), entry.queueId)).toBe(1);
     const landed = await landingOf(id);
     expect(landed.status).toBe("landed");
@@ -60,6 +66,9 @@ describeEachProvider("landing onto a checked-out branch", ({ db, kind }) => {
     expect(sh(repo, "status", "--porcelain", "--untracked-files=all")).toBe("");
     expect(readFileSync(join(repo, "src/new.js"), "utf8")).toBe("exports.fresh = 1;\n");
     expect(readFileSync(join(repo, "src/done.js"), "utf8")).toBe("exports.done = true;\n");
+    expect(await cpv()).toBe(0.5);
+    const report = await costPerVerifiedReport(db(), { from: new Date(0), to: new Date(Date.now() + 1000) });
+    expect(report.total).toMatchObject({ loops: 1, verified: 1, costPerVerifiedUsd: 0.5 });
   }, 120_000);
 
   it("refuses when the checkout has a modified tracked file, and leaves it byte-identical", async () => {

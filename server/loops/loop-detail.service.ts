@@ -16,6 +16,7 @@ import type { Database } from "../db/client";
 import { pendingControlRequests } from "../db/controls.repo";
 import { listEvents } from "../db/events.repo";
 import { iterationPage, iterationSnapshotSha } from "../db/iterations.repo";
+import { landedLoopIds } from "../db/landing.repo";
 import { chartSeries, SERIES_POINTS } from "./chart-series";
 import { loopById, loopDefinitionById, loopLineageById } from "../db/loops.repo";
 import { notFound } from "../errors";
@@ -54,7 +55,7 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
   if (!loop) throw notFound("Loop", loopId);
   // A fork's charts start with the parent's iterations up to the fork point: its totals already count them.
   const lineage = await forkLineage(db.prisma, loop);
-  const [checkpoint, series, pendingControls, approvals, markerEvents, alarms] = await Promise.all([
+  const [checkpoint, series, pendingControls, approvals, markerEvents, alarms, landed] = await Promise.all([
     // The checkpoint the row just read points at: one round trip, not two.
     loop.checkpointId ? db.loopStore.checkpointById(loop.checkpointId) : null,
     chartSeries(db, lineage.segments),
@@ -62,6 +63,7 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
     recentApprovals(db.prisma, loopId, APPROVAL_LIMIT),
     listEvents(db.prisma, loopId, { limit: MARKER_LIMIT, types: MARKER_EVENT_TYPES }),
     currentAlarms(db.prisma, [loop], now),
+    landedLoopIds(db.prisma, [loopId]),
   ]);
   const snapshot = checkpoint ? await restoreStoredCheckpoint(db.loopStore, checkpoint) : null;
   // A loop without a git workspace (a demo) snapshots nothing: no roll back, no worktree to remove.
@@ -82,7 +84,7 @@ export async function getLoopDetail(db: Database, loopId: string, now: number, o
       config: definition,
       displayStatus: displayStatus(state),
       isTerminal: isTerminal(loop.status),
-      costPerVerifiedUsd: loopCostPerVerified(loop).costPerVerifiedUsd,
+      costPerVerifiedUsd: loopCostPerVerified({ ...loop, landed: landed.has(loopId) }).costPerVerifiedUsd,
     },
     /** Every action's allowed/reason, decided by the same rules the API enforces. */
     availability: loopAvailability({ ...state, iterations: loop.iteration }, options),

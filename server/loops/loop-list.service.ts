@@ -3,6 +3,7 @@
 // silent-agent alarms are judged on (recent iteration pace, heartbeats).
 import type { Database } from "../db/client";
 import { recentIterations } from "../db/iterations.repo";
+import { landedLoopIds } from "../db/landing.repo";
 import { countLoops, listLoops, loopsWithPendingControl, type LoopListQuery } from "../db/loops.repo";
 import { unsandboxedParts } from "../agents/sandbox/unsandboxed";
 import { getEnv } from "../env";
@@ -68,11 +69,12 @@ export async function listLoopSummaries(db: Database, query: LoopListQuery) {
   const [page, total] = await Promise.all([listLoops(db.prisma, query), countLoops(db.prisma, query)]);
   const ids = page.items.map((l) => l.id);
   const running = page.items.filter((l) => l.inflightIteration !== null).map((l) => l.id);
-  const [interrupting, recent, live, alarms] = await Promise.all([
+  const [interrupting, recent, live, alarms, landed] = await Promise.all([
     loopsWithPendingControl(db.prisma, ids, ["interrupt", "kill"]),
     recentIterations(db.prisma, page.items, TRAIL_LENGTH),
     liveSummaries(db, running),
     currentAlarms(db.prisma, page.items, Date.now()),
+    landedLoopIds(db.prisma, ids),
   ]);
   const sandboxMode = getEnv().RALPH_AGENT_SANDBOX;
   const items: LoopSummary[] = page.items.map((l) => ({
@@ -88,7 +90,7 @@ export async function listLoopSummaries(db: Database, query: LoopListQuery) {
     iteration: l.iteration,
     maxIterations: l.maxIterations,
     costUsd: l.costUsd,
-    costPerVerifiedUsd: loopCostPerVerified(l).costPerVerifiedUsd,
+    costPerVerifiedUsd: loopCostPerVerified({ ...l, landed: landed.has(l.id) }).costPerVerifiedUsd,
     raceId: l.raceId,
     budgetUsd: l.budgetUsd,
     bestScore: l.bestScore,

@@ -3,6 +3,7 @@
 // and the race's: every contender's spend over the race's verified outcomes).
 import { asLoopRowStatus, asStopType, costPerVerified } from "../engine";
 import type { Database } from "../db/client";
+import { landedLoopIds } from "../db/landing.repo";
 import { lastScoredIterations, listRaces, raceById, raceContenders, raceIterationPoints } from "../db/races.repo";
 import { notFound } from "../errors";
 import { agentLabelOfConfig } from "./agent-label";
@@ -28,9 +29,14 @@ export function verdictLines(scores: unknown): { ok: boolean; text: string }[] {
 export async function raceCompare(db: Database, raceId: string) {
   const race = await raceById(db.prisma, raceId);
   if (!race) throw notFound("Race", raceId);
-  const contenders = await raceContenders(db.prisma, raceId);
-  const ids = contenders.map((c) => c.id);
-  const [points, last] = await Promise.all([raceIterationPoints(db.prisma, ids), lastScoredIterations(db.prisma, ids)]);
+  const rows = await raceContenders(db.prisma, raceId);
+  const ids = rows.map((c) => c.id);
+  const [points, last, landed] = await Promise.all([
+    raceIterationPoints(db.prisma, ids),
+    lastScoredIterations(db.prisma, ids),
+    landedLoopIds(db.prisma, ids),
+  ]);
+  const contenders = rows.map((c) => ({ ...c, landed: landed.has(c.id) }));
   return {
     id: race.id,
     name: race.name,
