@@ -5,6 +5,7 @@ import { controlCommands } from "./commands/controls";
 import { landingCommands } from "./commands/landing";
 import { loopCommands } from "./commands/loops";
 import { mcpCommand } from "./commands/mcp";
+import { raceCommands } from "./commands/races";
 import { runCommand } from "./commands/run";
 import { sessionCommands } from "./commands/session";
 import { describeFailure } from "./errors";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   runCommand(program);
   controlCommands(program);
   landingCommands(program);
+  raceCommands(program);
   mcpCommand(program);
   return program;
 }

@@ -47,7 +47,18 @@ async function ensureWorktree(repoDir: string, dir: string, sha: string): Promis
   mkdirSync(dirname(dir), { recursive: true });
   // A stale registration of the same folder (a crash between add and use) would refuse the add.
   await git(repoDir, ["worktree", "prune"], { allowFail: true });
-  await git(repoDir, ["worktree", "add", "--detach", "--force", dir, sha]);
+  // Loops of one repository (a race's contenders) grade at once: another's prune can remove a
+  // registration this add has just made, before git locks it ("could not open .../locked"). Again, then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await git(repoDir, ["worktree", "add", "--detach", "--force", dir, sha]);
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      rmSync(dir, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
 }
 
 /**
