@@ -4,6 +4,8 @@
 // gate, leaving the same audit trail (who and why) as the UI's calls; and the
 // faults: a revoked token, a viewer's token on a destructive tool, a key
 // repeated with another body.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -21,7 +23,10 @@ import {
   QUESTION,
   runAskingScenario,
 } from "../../test/mcp-scenario";
+import { makeRepo, sh } from "../../test/landing-fixtures";
+import { loopWithBranch } from "../../test/landing-loop";
 import { tempRoot } from "../agents/fixtures/harness";
+import { loopBranch } from "../agents/git/git-workspace";
 import { createContext } from "../api/context";
 import { createCaller } from "../api/root";
 import { resolveApiToken } from "../auth/api-tokens.service";
@@ -46,6 +51,7 @@ const EXPECTED_HINTS = {
   approve: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   reject: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   answer: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  land: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
 };
 
 describeEachProvider("the MCP server", ({ db }) => {
@@ -195,6 +201,34 @@ describeEachProvider("the MCP server", ({ db }) => {
     expect(await db().prisma.controlRequest.count({ where: { loopId: id } })).toBe(0);
     // Nothing was remembered for the refused calls: the key is free.
     expect(await db().prisma.idempotencyKey.count({ where: { key: { startsWith: "viewer-" } } })).toBe(0);
+  });
+
+  it("land queues a loop's branch in the merge queue, once per key, audited as the API's call; a viewer is refused", async () => {
+    const { user, token } = await tokenFor("operator");
+    const repo = makeRepo(join(tmp.root, `land-${user.id}`), { "README.md": "readme\n" });
+    const { id: loopId, wt } = await loopWithBranch(db(), repo, join(tmp.root, `land-wt-${user.id}`), ["true"]);
+    writeFileSync(join(wt, "CHANGE.md"), "a change\n");
+    sh(wt, "add", "-A");
+    sh(wt, "commit", "-q", "-m", "change");
+    const client = await inMemoryClient(token);
+    const args = { loopId, targetBranch: "main", reason: "ship it", idempotencyKey: `land-${loopId}` };
+    const first = await call(client, "land", args);
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ loopId, targetBranch: "main", status: "queued", position: 1 });
+    expect((await call(client, "land", args)).structuredContent).toEqual(first.structuredContent);
+    expect(await db().prisma.landingEntry.count({ where: { loopId } })).toBe(1);
+    const queued = await db().prisma.loopEvent.findMany({ where: { loopId, type: "landing_queued" } });
+    expect(queued.map((e) => [e.actorId, e.actor, e.reason])).toEqual([
+      [user.id, `${user.actor.email} (token "mcp")`, "ship it"],
+    ]);
+    // Nothing moved yet: the queue lands it after its evidence passes again.
+    expect(sh(repo, "rev-parse", "main")).toBe(sh(repo, "rev-parse", `${loopBranch(loopId)}~1`));
+
+    const viewer = await inMemoryClient((await tokenFor("viewer")).token);
+    expect(await call(viewer, "land", { ...args, idempotencyKey: `viewer-land-${loopId}` })).toMatchObject({
+      isError: true,
+      content: [{ text: "FORBIDDEN: This needs the operator role" }],
+    });
   });
 
   it("a revoked token stops working at its next call: a tool error in process, 401 over HTTP", async () => {

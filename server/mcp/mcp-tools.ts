@@ -4,8 +4,6 @@
  * role check, audit entry (who and why) and errors are the API's. A tool adds
  * only what MCP asks for: its name, a description, the spec's behaviour hints
  * and, when it changes something, an idempotency key.
- *
- * Not here yet: `land` (merging a loop's branch) comes with the merge queue.
  */
 import { z } from "zod";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
@@ -119,6 +117,15 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     ADDS,
     "Answer",
     "Answers the question the agent asked; the loop continues with the answer in its next prompt.",
+  ),
+  // Additive: the target only ever moves forward, by a compare-and-swap after the evidence passed again on
+  // the rebased result; queuing a loop that is queued keeps its place (docs/merge-queue.md).
+  tool(
+    "land",
+    "landing.land",
+    ADDS,
+    "Land",
+    "Queues the loop's branch to land on a target branch (default: the branch the repository's checkout has). The merge queue rebases it onto the target's current head, re-runs the loop's evidence on the result and only then moves the target; a conflict or a red check ends in needs review. Answers the queue entry and its position.",
   ),
 ];
 
