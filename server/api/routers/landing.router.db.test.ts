@@ -1,7 +1,8 @@
 // The merge queue's router through createCaller, on SQLite and PostgreSQL: viewers read and cannot land;
 // an operator lands a loop's branch and sees its place in line; a loop outside a repository is refused with
 // the reason; a branch deleted by hand and a target checked out with uncommitted changes end in needs review
-// with the reason (the user's files untouched); drop and re-queue answer it, with who and why in the audit log.
+// with the reason (the user's files untouched), and once clean it lands with that checkout brought forward;
+// drop and re-queue answer it, with who and why in the audit log.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it, vi } from "vitest";
@@ -69,17 +70,15 @@ describeEachProvider("landing router", ({ db, kind }) => {
     expect(b!.reason).toContain("was deleted");
     expect(readFileSync(join(repo, "src/x.js"), "utf8")).toBe("exports.x = 'mine';\n");
 
-    // A clean checkout of main is refused too (its files would fall behind); off main, it lands.
+    // A clean checkout of main lands, and that checkout comes forward with it.
     sh(repo, "checkout", "-q", "--", "src/x.js");
     await operator.landing.requeue({ id: a!.id, reason: "committed my edit elsewhere" });
     await landQueue(landerOptions(tmp.root, db()), first.queueId);
-    expect((await viewer.landing.ofLoop({ loopId: one.id }))[0]!.reason).toContain("is checked out in");
-    sh(repo, "switch", "-q", "--detach");
-    await operator.landing.requeue({ id: a!.id, reason: "switched away" });
-    await landQueue(landerOptions(tmp.root, db()), first.queueId);
     const landed = (await viewer.landing.ofLoop({ loopId: one.id }))[0]!;
-    expect(landed).toMatchObject({ status: "landed", landedSha: sh(repo, "rev-parse", "main") });
+    expect(landed).toMatchObject({ status: "landed", landedSha: sh(repo, "rev-parse", "main"), reason: null });
     expect(landed.detail?.checks?.[0]).toMatchObject({ name: "tests", ok: true });
+    expect(sh(repo, "rev-parse", "HEAD")).toBe(landed.landedSha);
+    expect(sh(repo, "status", "--porcelain")).toBe("");
 
     const dropped = await operator.landing.cancel({ id: b!.id, reason: "branch is gone" });
     expect(dropped.status).toBe("cancelled");
