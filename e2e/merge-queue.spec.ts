@@ -2,7 +2,7 @@
 // operator clicks Land onto main, the loop page shows its place and then "landed", and the repository's queue
 // page shows the entry with the evidence re-run; main holds the loop's change.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -27,8 +27,7 @@ test("Land queues the loop, the queue page shows it landed with its evidence", a
   git(repo, "init", "-q", "-b", "main");
   git(repo, "add", "-A");
   git(repo, "commit", "-qm", "base");
-  // main is not checked out in the user's checkout: the queue never moves a branch under someone's files.
-  git(repo, "switch", "-q", "--detach");
+  // main stays checked out in the user's checkout, clean: it lands, and that checkout comes forward with it.
 
   await signIn(page, "operator");
   const created = await trpc(page.request, "loops.create", {
@@ -65,5 +64,7 @@ test("Land queues the loop, the queue page shows it landed with its evidence", a
   await expect(entry).toContainText("pass");
   await attachShot(page, "queue-page");
   expect(git(repo, "show", "main:answer.txt")).toBe("42");
+  expect(readFileSync(join(repo, "answer.txt"), "utf8")).toBe("42\n");
+  expect(git(repo, "status", "--porcelain")).toBe("");
   expect(problems()).toEqual([]);
 });
