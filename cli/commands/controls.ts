@@ -26,32 +26,21 @@ type Control = {
   comment?: boolean;
 };
 
+/** A control that carries nothing but the operator's reason. */
+function reasonOnly(
+  name: string,
+  description: string,
+  procedure: "interrupt" | "kill" | "resume" | "forceHandoff" | "terminate",
+): Control {
+  return { name, description, run: (c, id, o) => c.loops.controls[procedure].mutate({ id, reason: o.reason }) };
+}
+
 const CONTROLS: Control[] = [
-  {
-    name: "interrupt",
-    description: "pause after the current iteration",
-    run: (c, id, o) => c.loops.controls.interrupt.mutate({ id, reason: o.reason }),
-  },
-  {
-    name: "kill",
-    description: "abort the running agent now (the iteration is recorded as interrupted) and pause",
-    run: (c, id, o) => c.loops.controls.kill.mutate({ id, reason: o.reason }),
-  },
-  {
-    name: "resume",
-    description: "resume a paused loop",
-    run: (c, id, o) => c.loops.controls.resume.mutate({ id, reason: o.reason }),
-  },
-  {
-    name: "handoff",
-    description: "start the next iteration from a fresh context with a continuation note",
-    run: (c, id, o) => c.loops.controls.forceHandoff.mutate({ id, reason: o.reason }),
-  },
-  {
-    name: "terminate",
-    description: "stop the loop for good",
-    run: (c, id, o) => c.loops.controls.terminate.mutate({ id, reason: o.reason }),
-  },
+  reasonOnly("interrupt", "pause after the current iteration", "interrupt"),
+  reasonOnly("kill", "abort the running agent now (the iteration is recorded as interrupted) and pause", "kill"),
+  reasonOnly("resume", "resume a paused loop", "resume"),
+  reasonOnly("handoff", "start the next iteration from a fresh context with a continuation note", "forceHandoff"),
+  reasonOnly("terminate", "stop the loop for good", "terminate"),
   {
     name: "nudge",
     description: "add a message to the agent's next prompt",
@@ -89,6 +78,12 @@ const CONTROLS: Control[] = [
 
 const ALERT_KINDS = ["attention", "approval", "budget", "runaway", "health", "loop_ended", "*"] as const;
 
+function alertKind(kind: string): (typeof ALERT_KINDS)[number] {
+  if (!(ALERT_KINDS as readonly string[]).includes(kind))
+    throw new UsageError(`kind must be one of ${ALERT_KINDS.join(", ")}`);
+  return kind as (typeof ALERT_KINDS)[number];
+}
+
 /** "30m", "2h", "1d" → minutes. */
 export function snoozeMinutes(value: string): number {
   const match = /^(\d+)\s*([mhd]?)$/i.exec(value.trim());
@@ -106,12 +101,10 @@ function alertMuteCommands(program: Command) {
     .argument("<kind>", "the alert kind, or * for all")
     .option("--for <duration>", "snooze for e.g. 30m, 2h, 1d (default: until unmuted)")
     .action(async (id: string, kind: string, opts: { for?: string }) => {
-      if (!(ALERT_KINDS as readonly string[]).includes(kind))
-        throw new UsageError(`kind must be one of ${ALERT_KINDS.join(", ")}`);
       const minutes = opts.for ? snoozeMinutes(opts.for) : null;
       const result = await createRalphClient(loadConfig()).alerts.mute.mutate({
         loopId: id,
-        kind: kind as (typeof ALERT_KINDS)[number],
+        kind: alertKind(kind),
         minutes,
       });
       console.log(`${kind} alerts for ${id} muted${result.until ? ` until ${result.until.toISOString()}` : ""}`);
@@ -122,12 +115,7 @@ function alertMuteCommands(program: Command) {
     .argument("<id>", "loop id")
     .argument("<kind>", "the alert kind, or *")
     .action(async (id: string, kind: string) => {
-      if (!(ALERT_KINDS as readonly string[]).includes(kind))
-        throw new UsageError(`kind must be one of ${ALERT_KINDS.join(", ")}`);
-      await createRalphClient(loadConfig()).alerts.unmute.mutate({
-        loopId: id,
-        kind: kind as (typeof ALERT_KINDS)[number],
-      });
+      await createRalphClient(loadConfig()).alerts.unmute.mutate({ loopId: id, kind: alertKind(kind) });
       console.log(`${kind} alerts for ${id} unmuted`);
     });
 }

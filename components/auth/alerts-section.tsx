@@ -9,8 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import type { RouterOutputs } from "@/components/shared/api-types";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, INPUT } from "./field";
-import { Section } from "./section";
+import { errorMessage, Field, FormError, SelectField, useFormFields } from "./field";
+import { AddForm, Section, ShownOnce } from "./section";
 
 // Keyed by the router's enums: a kind or delivery status the server adds fails to compile here until named.
 type Kind = RouterOutputs["alerts"]["channels"][number]["events"][number];
@@ -63,7 +63,7 @@ export function AlertsSection() {
   const remove = useMutation(trpc.alerts.deleteChannel.mutationOptions({ onSuccess: refresh }));
   const test = useMutation(trpc.alerts.sendTest.mutationOptions({ onSuccess: refresh }));
   const retry = useMutation(trpc.alerts.retry.mutationOptions({ onSuccess: refresh }));
-  const [form, setForm] = useState({ name: "", kind: "webhook" as ChannelKind, url: "", loops: "" });
+  const { form, setForm, bind } = useFormFields({ name: "", kind: "webhook" as ChannelKind, url: "", loops: "" });
   const [events, setEvents] = useState<Kind[]>(KINDS.map(([k]) => k));
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
 
@@ -96,25 +96,12 @@ export function AlertsSection() {
         }
       />
       {secret && (
-        <div
-          role="status"
-          className="mb-4 space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950"
-        >
+        <ShownOnce label="Signing secret" value={secret.value} onDone={() => setSecret(null)}>
           <p>
             Channel <strong>{secret.name}</strong> created. Its signing secret (shown once) lets the receiver verify
             X-Ralph-Signature:
           </p>
-          <input
-            readOnly
-            aria-label="Signing secret"
-            className={`${INPUT} font-mono`}
-            value={secret.value}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <Button variant="ghost" onClick={() => setSecret(null)}>
-            Done
-          </Button>
-        </div>
+        </ShownOnce>
       )}
       {channels.data?.length === 0 && <EmptyState title="No alert channels yet" />}
       <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label="Alert channels">
@@ -164,55 +151,32 @@ export function AlertsSection() {
         ))}
       </ul>
 
-      <h3 className="mb-2 text-sm font-medium">Add a channel</h3>
-      <form onSubmit={submit} className="mb-8 grid gap-3 sm:grid-cols-3" noValidate>
-        <Field
-          id="alert-name"
-          label="Name"
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: e.target.value })}
-        />
-        <div className="space-y-1">
-          <label htmlFor="alert-kind" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Kind
-          </label>
-          <select
-            id="alert-kind"
-            className={INPUT}
-            value={form.kind}
-            onChange={(e) => setForm({ ...form, kind: e.target.value as ChannelKind })}
-          >
-            <option value="webhook">Webhook (signed JSON)</option>
-            <option value="slack">Slack incoming webhook</option>
-            <option value="discord">Discord webhook</option>
-          </select>
-        </div>
-        <Field
-          id="alert-url"
-          label="Webhook URL"
-          type="url"
-          autoComplete="off"
-          value={form.url}
-          onChange={(e) => setForm({ ...form, url: e.target.value })}
-        />
+      <AddForm
+        title="Add a channel"
+        onSubmit={submit}
+        columns={3}
+        mutation={create}
+        submitLabel="Add channel"
+        className="mb-8"
+      >
+        <Field id="alert-name" label="Name" {...bind("name")} />
+        <SelectField id="alert-kind" label="Kind" {...bind("kind")}>
+          <option value="webhook">Webhook (signed JSON)</option>
+          <option value="slack">Slack incoming webhook</option>
+          <option value="discord">Discord webhook</option>
+        </SelectField>
+        <Field id="alert-url" label="Webhook URL" type="url" autoComplete="off" {...bind("url")} />
         <div className="sm:col-span-3">
           <Field
             id="alert-loops"
             label="Only these loops (ids, comma-separated; empty: every loop)"
-            value={form.loops}
-            onChange={(e) => setForm({ ...form, loops: e.target.value })}
+            {...bind("loops")}
           />
         </div>
         <div className="sm:col-span-3">
           <KindPicker idPrefix="alert-new" value={events} onChange={setEvents} />
         </div>
-        <div className="sm:col-span-3">
-          <FormError message={errorMessage(create.error)} />
-          <Button type="submit" className="mt-2" disabled={create.isPending}>
-            Add channel
-          </Button>
-        </div>
-      </form>
+      </AddForm>
 
       <h3 className="mb-2 text-sm font-medium">Delivery log</h3>
       {log.data?.length === 0 && <EmptyState title="Nothing sent yet" />}

@@ -1,8 +1,29 @@
-// A labelled input for the auth and settings forms.
-import type { InputHTMLAttributes } from "react";
+// A labelled input or select for the auth and settings forms, and the state that binds them.
+import { useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 export const INPUT =
   "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-sky-500 focus:outline-none focus:ring-1 focus:ring-sky-500 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100";
+
+/** A form's values with one binder per field: `bind("name")` gives an input its value and change handler. */
+export function useFormFields<T extends Record<string, string>>(initial: T) {
+  const [form, setForm] = useState(initial);
+  const bind = <K extends keyof T>(key: K) => ({
+    value: form[key],
+    onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value as T[K] }),
+  });
+  return { form, setForm, bind };
+}
+
+function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
 
 /** `invalid` marks the input for assistive technology; `describedBy` links it to its hint and error texts. */
 export function Field({
@@ -13,10 +34,7 @@ export function Field({
   ...props
 }: InputHTMLAttributes<HTMLInputElement> & { label: string; id: string; invalid?: boolean; describedBy?: string }) {
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-        {label}
-      </label>
+    <Labelled id={id} label={label}>
       <input
         id={id}
         name={id}
@@ -26,7 +44,34 @@ export function Field({
         aria-describedby={describedBy || undefined}
         {...props}
       />
-    </div>
+    </Labelled>
+  );
+}
+
+type FieldProps = Parameters<typeof Field>[0];
+
+/** The account's email, the same field wherever a form asks for it (sign in, first setup). */
+export function EmailField(props: Omit<FieldProps, "id" | "label">) {
+  return <Field id="email" label="Email" type="email" autoComplete="username" required {...props} />;
+}
+
+/** A password input; `autoComplete` says whose password it is (current or new) for password managers. */
+export function PasswordField(props: Omit<FieldProps, "type"> & { autoComplete: "current-password" | "new-password" }) {
+  return <Field type="password" {...props} />;
+}
+
+export function SelectField({
+  label,
+  id,
+  children,
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; id: string }) {
+  return (
+    <Labelled id={id} label={label}>
+      <select id={id} className={INPUT} {...props}>
+        {children}
+      </select>
+    </Labelled>
   );
 }
 

@@ -7,9 +7,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, INPUT } from "./field";
+import { errorMessage, Field, FormError, SelectField, useFormFields } from "./field";
 import { draftOf, EMPTY_SCOPE, scopeOf, scopeSummary, SecretScopeFields, type ScopeDraft } from "./secret-scope-fields";
-import { Section } from "./section";
+import { AddForm, Section } from "./section";
 
 const KINDS = ["provider_key", "webhook_secret", "other"] as const;
 type Kind = (typeof KINDS)[number];
@@ -22,7 +22,7 @@ export function SecretsSection() {
   const set = useMutation(trpc.secrets.set.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.secrets.delete.mutationOptions({ onSuccess: refresh }));
   const setScope = useMutation(trpc.secrets.setScope.mutationOptions({ onSuccess: refresh }));
-  const [form, setForm] = useState({ name: "", kind: "provider_key" as Kind, value: "" });
+  const { form, setForm, bind } = useFormFields({ name: "", kind: "provider_key" as Kind, value: "" });
   // A short value is saved, with the server's warning that it cannot be redacted reliably.
   const [warning, setWarning] = useState<string | null>(null);
   const [scope, setScopeDraft] = useState<ScopeDraft>(EMPTY_SCOPE);
@@ -119,54 +119,33 @@ export function SecretsSection() {
         ))}
       </ul>
 
-      <h3 className="mb-2 text-sm font-medium">Set a secret</h3>
-      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-3" noValidate>
-        <Field
-          id="secret-name"
-          label="Name"
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: e.target.value })}
-        />
-        <div className="space-y-1">
-          <label htmlFor="secret-kind" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Kind
-          </label>
-          <select
-            id="secret-kind"
-            className={INPUT}
-            value={form.kind}
-            onChange={(e) => setForm({ ...form, kind: e.target.value as Kind })}
-          >
-            {KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k.replace("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field
-          id="secret-value"
-          label="Value"
-          type="password"
-          autoComplete="off"
-          value={form.value}
-          onChange={(e) => setForm({ ...form, value: e.target.value })}
-        />
-        <div className="sm:col-span-3">
-          <SecretScopeFields idPrefix="secret-scope" value={scope} onChange={setScopeDraft} />
-        </div>
-        <div className="sm:col-span-3">
-          <FormError message={errorMessage(set.error)} />
-          {warning && (
+      <AddForm
+        title="Set a secret"
+        onSubmit={submit}
+        columns={3}
+        mutation={set}
+        submitLabel="Save secret"
+        notice={
+          warning && (
             <p role="status" data-testid="secret-warning" className="text-sm text-amber-700 dark:text-amber-300">
               {warning}
             </p>
-          )}
-          <Button type="submit" className="mt-2" disabled={set.isPending}>
-            Save secret
-          </Button>
+          )
+        }
+      >
+        <Field id="secret-name" label="Name" {...bind("name")} />
+        <SelectField id="secret-kind" label="Kind" {...bind("kind")}>
+          {KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k.replace("_", " ")}
+            </option>
+          ))}
+        </SelectField>
+        <Field id="secret-value" label="Value" type="password" autoComplete="off" {...bind("value")} />
+        <div className="sm:col-span-3">
+          <SecretScopeFields idPrefix="secret-scope" value={scope} onChange={setScopeDraft} />
         </div>
-      </form>
+      </AddForm>
     </Section>
   );
 }

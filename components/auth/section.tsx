@@ -1,4 +1,7 @@
-import type { ReactNode } from "react";
+// The frame of a settings section, its "add one" form, and the notice that shows a new credential once.
+import type { FormEvent, ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { errorMessage, FormError, INPUT } from "./field";
 
 export function Section({
   title,
@@ -18,5 +21,82 @@ export function Section({
       {description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>}
       <div className="mt-4">{children}</div>
     </section>
+  );
+}
+
+/** A section's form that adds one row: its fields in a grid, then the server's error and the submit button. */
+export function AddForm({
+  title,
+  onSubmit,
+  columns,
+  mutation,
+  submitLabel,
+  notice,
+  className = "",
+  children,
+}: {
+  title: string;
+  onSubmit: (event: FormEvent) => void;
+  columns: 2 | 3;
+  mutation: { error: unknown; isPending: boolean };
+  submitLabel: string;
+  notice?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  const span = columns === 2 ? "sm:col-span-2" : "sm:col-span-3";
+  return (
+    <>
+      <h3 className="mb-2 text-sm font-medium">{title}</h3>
+      <form
+        onSubmit={onSubmit}
+        className={`grid gap-3 ${columns === 2 ? "sm:grid-cols-2" : "sm:grid-cols-3"} ${className}`}
+        noValidate
+      >
+        {children}
+        <div className={span}>
+          <FormError message={errorMessage(mutation.error)} />
+          {notice}
+          <Button type="submit" className="mt-2" disabled={mutation.isPending}>
+            {submitLabel}
+          </Button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+/** A credential the server returns once (a token, a signing secret): selectable, then dismissed. */
+export function ShownOnce({
+  label,
+  value,
+  onDone,
+  after,
+  children,
+}: {
+  label: string;
+  value: string;
+  onDone: () => void;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      role="status"
+      className="mb-4 space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950"
+    >
+      {children}
+      <input
+        readOnly
+        aria-label={label}
+        className={`${INPUT} font-mono`}
+        value={value}
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      {after}
+      <Button variant="ghost" onClick={onDone}>
+        Done
+      </Button>
+    </div>
   );
 }

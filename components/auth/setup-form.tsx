@@ -3,18 +3,16 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError } from "./field";
+import { EmailField, errorMessage, Field, FormError, PasswordField, useFormFields } from "./field";
 
 /** Creates the first admin and signs them in. */
 export function SetupForm() {
   const trpc = useTRPC();
-  const [form, setForm] = useState({ name: "", email: "", password: "", confirm: "" });
+  const { form, bind } = useFormFields({ name: "", email: "", password: "", confirm: "" });
   const [mismatch, setMismatch] = useState(false);
   // A full page load, so the layout renders with the new session.
   // eslint-disable-next-line @next/next/no-location-assign-relative-destination
   const setup = useMutation(trpc.auth.setup.mutationOptions({ onSuccess: () => window.location.assign("/") }));
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [key]: e.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setMismatch(form.password !== form.confirm);
@@ -25,40 +23,26 @@ export function SetupForm() {
     failed && (field === "password" || !mismatch) ? "setup-error" : undefined;
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
-      <Field id="name" label="Name" autoComplete="name" value={form.name} onChange={set("name")} />
-      <Field
-        id="email"
-        label="Email"
-        type="email"
-        autoComplete="username"
-        required
-        invalid={!!errorFor("email")}
-        describedBy={errorFor("email")}
-        value={form.email}
-        onChange={set("email")}
-      />
-      <Field
+      <Field id="name" label="Name" autoComplete="name" {...bind("name")} />
+      <EmailField invalid={!!errorFor("email")} describedBy={errorFor("email")} {...bind("email")} />
+      <PasswordField
         id="password"
         label="Password"
-        type="password"
         autoComplete="new-password"
         required
         minLength={12}
         invalid={!!errorFor("password")}
         describedBy={["setup-password-hint", errorFor("password")].filter(Boolean).join(" ")}
-        value={form.password}
-        onChange={set("password")}
+        {...bind("password")}
       />
-      <Field
+      <PasswordField
         id="confirm"
         label="Repeat password"
-        type="password"
         autoComplete="new-password"
         required
         invalid={mismatch}
         describedBy={mismatch ? "setup-error" : undefined}
-        value={form.confirm}
-        onChange={set("confirm")}
+        {...bind("confirm")}
       />
       <p id="setup-password-hint" className="text-xs text-slate-600 dark:text-slate-400">
         At least 12 characters.

@@ -8,8 +8,8 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, INPUT } from "./field";
-import { Section } from "./section";
+import { errorMessage, Field, FormError, SelectField, useFormFields } from "./field";
+import { AddForm, Section, ShownOnce } from "./section";
 
 type Role = "viewer" | "operator" | "admin";
 const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
@@ -21,7 +21,7 @@ export function TokensSection({ role }: { role: Role }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
   const create = useMutation(trpc.tokens.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
-  const [form, setForm] = useState({ name: "", role, days: "90" });
+  const { form, setForm, bind } = useFormFields({ name: "", role, days: "90" });
   const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -44,27 +44,20 @@ export function TokensSection({ role }: { role: Role }) {
     >
       <FormError message={errorMessage(tokens.error) ?? errorMessage(revoke.error)} />
       {shown && (
-        <div
-          role="status"
-          className="mb-4 space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950"
+        <ShownOnce
+          label="New token value"
+          value={shown.token}
+          onDone={() => setShown(null)}
+          after={
+            <p className="font-mono text-xs">
+              npx ralph login --url {typeof window === "undefined" ? "" : window.location.origin} --token {"<paste>"}
+            </p>
+          }
         >
           <p>
             Token <strong>{shown.name}</strong> created. Copy it now: it will not be shown again.
           </p>
-          <input
-            readOnly
-            aria-label="New token value"
-            className={`${INPUT} font-mono`}
-            value={shown.token}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <p className="font-mono text-xs">
-            npx ralph login --url {typeof window === "undefined" ? "" : window.location.origin} --token {"<paste>"}
-          </p>
-          <Button variant="ghost" onClick={() => setShown(null)}>
-            Done
-          </Button>
-        </div>
+        </ShownOnce>
       )}
       {tokens.data?.length === 0 && <EmptyState title="No tokens yet" />}
       <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label="API tokens">
@@ -102,33 +95,17 @@ export function TokensSection({ role }: { role: Role }) {
         ))}
       </ul>
 
-      <h3 className="mb-2 text-sm font-medium">Create a token</h3>
-      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-3" noValidate>
-        <Field
-          id="token-name"
-          label="Name"
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: e.target.value })}
-        />
-        <div className="space-y-1">
-          <label htmlFor="token-role" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Role
-          </label>
-          <select
-            id="token-role"
-            className={INPUT}
-            value={form.role}
-            onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
-          >
-            {(["viewer", "operator", "admin"] as const)
-              .filter((r) => RANK[r] <= RANK[role])
-              .map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-          </select>
-        </div>
+      <AddForm title="Create a token" onSubmit={submit} columns={3} mutation={create} submitLabel="Create token">
+        <Field id="token-name" label="Name" {...bind("name")} />
+        <SelectField id="token-role" label="Role" {...bind("role")}>
+          {(["viewer", "operator", "admin"] as const)
+            .filter((r) => RANK[r] <= RANK[role])
+            .map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+        </SelectField>
         <Field
           id="token-days"
           label="Expires after (days, empty: never)"
@@ -136,13 +113,7 @@ export function TokensSection({ role }: { role: Role }) {
           value={form.days}
           onChange={(e) => setForm({ ...form, days: e.target.value.replace(/\D/g, "") })}
         />
-        <div className="sm:col-span-3">
-          <FormError message={errorMessage(create.error)} />
-          <Button type="submit" className="mt-2" disabled={create.isPending}>
-            Create token
-          </Button>
-        </div>
-      </form>
+      </AddForm>
     </Section>
   );
 }

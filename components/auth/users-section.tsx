@@ -1,12 +1,12 @@
 "use client";
 // Admin: create accounts with a role, change roles, disable and enable.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, INPUT } from "./field";
-import { Section } from "./section";
+import { errorMessage, Field, FormError, INPUT, PasswordField, SelectField, useFormFields } from "./field";
+import { AddForm, Section } from "./section";
 
 const ROLES = ["viewer", "operator", "admin"] as const;
 type Role = (typeof ROLES)[number];
@@ -18,7 +18,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
   const update = useMutation(trpc.users.update.mutationOptions({ onSuccess: refresh }));
   const create = useMutation(trpc.users.create.mutationOptions({ onSuccess: refresh }));
-  const [form, setForm] = useState({ email: "", name: "", password: "", role: "viewer" as Role });
+  const { form, setForm, bind } = useFormFields({ email: "", name: "", password: "", role: "viewer" as Role });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -86,51 +86,21 @@ export function UsersSection({ selfId }: { selfId: string }) {
         </tbody>
       </table>
 
-      <h3 className="mb-2 text-sm font-medium">Add a user</h3>
-      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2" noValidate>
-        <Field
-          id="new-user-email"
-          label="Email"
-          type="email"
-          value={form.email}
-          onChange={(e) => setForm({ ...form, email: e.target.value })}
-        />
-        <Field
-          id="new-user-name"
-          label="Name"
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: e.target.value })}
-        />
-        <Field
+      <AddForm title="Add a user" onSubmit={submit} columns={2} mutation={create} submitLabel="Add user">
+        <Field id="new-user-email" label="Email" type="email" {...bind("email")} />
+        <Field id="new-user-name" label="Name" {...bind("name")} />
+        <PasswordField
           id="new-user-password"
           label="Initial password"
-          type="password"
           autoComplete="new-password"
-          value={form.password}
-          onChange={(e) => setForm({ ...form, password: e.target.value })}
+          {...bind("password")}
         />
-        <div className="space-y-1">
-          <label htmlFor="new-user-role" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Role
-          </label>
-          <select
-            id="new-user-role"
-            className={INPUT}
-            value={form.role}
-            onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
-          >
-            {ROLES.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </div>
-        <div className="sm:col-span-2">
-          <FormError message={errorMessage(create.error)} />
-          <Button type="submit" className="mt-2" disabled={create.isPending}>
-            Add user
-          </Button>
-        </div>
-      </form>
+        <SelectField id="new-user-role" label="Role" {...bind("role")}>
+          {ROLES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </SelectField>
+      </AddForm>
     </Section>
   );
 }

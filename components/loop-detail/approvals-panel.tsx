@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc/client";
 import type { LoopDetail } from "@/components/shared/api-types";
 import { useNow } from "@/components/shared/use-now";
-import { Badge } from "@/components/ui/badge";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Stat } from "@/components/ui/stat";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -15,6 +15,14 @@ import { formatDuration, formatScore, formatUsd } from "@/components/loops/forma
 import type { ControlName } from "./control-names";
 import { DiffView } from "./iterations/diff-view";
 import { ITERATION_PAGE } from "./iterations/iteration-timeline";
+
+type ApprovalStatus = LoopDetail["approvals"][number]["status"];
+/** A decision's colour; any other status (a timeout's default, a cancelled gate) is informational. */
+const APPROVAL_TONE: Partial<Record<ApprovalStatus, BadgeTone>> = {
+  approved: "good",
+  pending: "warn",
+  rejected: "bad",
+};
 
 const AT_TIMEOUT: Record<string, Record<string, string>> = {
   approve: { completion: "it is approved and the loop completes", other: "it is approved and the loop goes on" },
@@ -124,19 +132,7 @@ export function ApprovalsPanel({
         <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white text-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
           {detail.approvals.map((a) => (
             <li key={a.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2">
-              <Badge
-                tone={
-                  a.status === "approved"
-                    ? "good"
-                    : a.status === "pending"
-                      ? "warn"
-                      : a.status === "rejected"
-                        ? "bad"
-                        : "info"
-                }
-              >
-                {a.status.replace(/_/g, " ")}
-              </Badge>
+              <Badge tone={APPROVAL_TONE[a.status] ?? "info"}>{a.status.replace(/_/g, " ")}</Badge>
               <span>
                 {a.gate} gate · iteration {a.iteration}
               </span>

@@ -8,7 +8,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, TextArea } from "@/components/ui/field";
 import type { ControlName } from "./control-names";
 import { FreeTextPreview } from "./free-text-preview";
-import type { ControlInput } from "./use-controls";
+import type { DialogActions } from "./use-controls";
 
 interface FieldSpec {
   name: "reason" | "message" | "comment";
@@ -81,17 +81,7 @@ export const DIALOGS: Partial<Record<ControlName, DialogSpec>> = {
   },
 };
 
-export function ControlDialog({
-  control,
-  onClose,
-  onConfirm,
-  pending,
-}: {
-  control: ControlName;
-  onClose: () => void;
-  onConfirm: (input: ControlInput) => Promise<boolean>;
-  pending: boolean;
-}) {
+export function ControlDialog({ control, onClose, onConfirm, pending }: DialogActions & { control: ControlName }) {
   const spec = DIALOGS[control]!;
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});

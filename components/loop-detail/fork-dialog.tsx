@@ -5,19 +5,9 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, TextInput } from "@/components/ui/field";
-import type { ControlInput } from "./use-controls";
+import type { DialogActions } from "./use-controls";
 
-export function ForkDialog({
-  lastIteration,
-  onClose,
-  onConfirm,
-  pending,
-}: {
-  lastIteration: number;
-  onClose: () => void;
-  onConfirm: (input: ControlInput) => Promise<boolean>;
-  pending: boolean;
-}) {
+export function ForkDialog({ lastIteration, onClose, onConfirm, pending }: DialogActions & { lastIteration: number }) {
   const [iteration, setIteration] = useState(String(lastIteration));
   // One fork per dialog: a second submit (a double click) repeats this request, and the server makes one.
   const [requestId] = useState(() => crypto.randomUUID());

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, TextArea, TextInput } from "@/components/ui/field";
-import type { ControlInput } from "./use-controls";
+import type { DialogActions } from "./use-controls";
 
 interface Limit {
   section: string;
@@ -25,17 +25,7 @@ const LIMITS: Limit[] = [
 
 type Config = Record<string, Record<string, unknown> | undefined> | null;
 
-export function LimitsDialog({
-  config,
-  onClose,
-  onConfirm,
-  pending,
-}: {
-  config: Config;
-  onClose: () => void;
-  onConfirm: (input: ControlInput) => Promise<boolean>;
-  pending: boolean;
-}) {
+export function LimitsDialog({ config, onClose, onConfirm, pending }: DialogActions & { config: Config }) {
   const current = (l: Limit) => String(config?.[l.section]?.[l.key] ?? "");
   const [values, setValues] = useState(() =>
     Object.fromEntries(LIMITS.map((l) => [`${l.section}.${l.key}`, current(l)])),

@@ -114,3 +114,10 @@ export function useControls(loopId: string, pendingKinds: string[]) {
   );
   return useMemo(() => ({ send, isPending }), [send, isPending]);
 }
+
+/** What every control dialog is given: close it, confirm it (true when the server accepted), and whether a request is in flight. */
+export type DialogActions = {
+  onClose: () => void;
+  onConfirm: (input: ControlInput) => Promise<boolean>;
+  pending: boolean;
+};

@@ -64,30 +64,28 @@ export const SummaryBar = memo(function SummaryBar({
         })}
       </div>
       <dl className="flex shrink-0 flex-nowrap gap-x-6">
-        <div>
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Spent today</dt>
-          <dd className="font-medium tabular-nums" data-testid="summary-spend-today">
-            {formatUsd(summary.spendSinceUsd)}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Approvals waiting</dt>
-          <dd
-            className={`font-medium tabular-nums ${summary.approvalsWaiting > 0 ? "text-amber-700 dark:text-amber-300" : ""}`}
-            data-testid="summary-approvals"
-          >
-            {summary.approvalsWaiting}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Needs attention</dt>
-          <dd
-            className={`font-medium tabular-nums ${summary.needsAttention > 0 ? "text-rose-700 dark:text-rose-300" : ""}`}
-            data-testid="summary-attention"
-          >
-            {summary.needsAttention}
-          </dd>
-        </div>
+        {[
+          { label: "Spent today", testId: "summary-spend-today", value: formatUsd(summary.spendSinceUsd), tone: "" },
+          {
+            label: "Approvals waiting",
+            testId: "summary-approvals",
+            value: summary.approvalsWaiting,
+            tone: summary.approvalsWaiting > 0 ? "text-amber-700 dark:text-amber-300" : "",
+          },
+          {
+            label: "Needs attention",
+            testId: "summary-attention",
+            value: summary.needsAttention,
+            tone: summary.needsAttention > 0 ? "text-rose-700 dark:text-rose-300" : "",
+          },
+        ].map((figure) => (
+          <div key={figure.testId}>
+            <dt className="text-xs text-slate-600 dark:text-slate-400">{figure.label}</dt>
+            <dd className={`font-medium tabular-nums ${figure.tone}`} data-testid={figure.testId}>
+              {figure.value}
+            </dd>
+          </div>
+        ))}
       </dl>
     </section>
   );

@@ -41,11 +41,32 @@ function useFieldBasics({ schema, path, name, required }: FieldProps, extraHint:
   };
 }
 
+/** The text as typed, kept locally; each change hands it to `commit`, which parses it into the form's value. */
+function useRawText(initial: () => string, commit: (text: string) => void) {
+  const [raw, setRaw] = useState(initial);
+  return {
+    value: raw,
+    onChange: (e: { target: { value: string } }) => {
+      setRaw(e.target.value);
+      commit(e.target.value);
+    },
+  };
+}
+
 const asList = (v: unknown, fallback: unknown) => (Array.isArray(v) ? v : Array.isArray(fallback) ? fallback : []);
 
 export function StringListField(props: FieldProps) {
   const { set, error, hint, label, a11y } = useFieldBasics(props, "one per line");
-  const [raw, setRaw] = useState(() => asList(props.value, props.schema.default).join("\n"));
+  const text = useRawText(
+    () => asList(props.value, props.schema.default).join("\n"),
+    (value) => {
+      const lines = value.split("\n").filter((l) => l.trim() !== "");
+      set(
+        props.path,
+        lines.length || props.schema.minItems ? lines : props.schema.default === undefined ? undefined : [],
+      );
+    },
+  );
   return (
     <Field
       id={a11y.id}
@@ -56,18 +77,10 @@ export function StringListField(props: FieldProps) {
     >
       <TextArea
         {...a11y}
-        rows={Math.min(6, Math.max(2, raw.split("\n").length))}
+        rows={Math.min(6, Math.max(2, text.value.split("\n").length))}
         spellCheck={false}
         className="font-mono"
-        value={raw}
-        onChange={(e) => {
-          setRaw(e.target.value);
-          const lines = e.target.value.split("\n").filter((l) => l.trim() !== "");
-          set(
-            props.path,
-            lines.length || props.schema.minItems ? lines : props.schema.default === undefined ? undefined : [],
-          );
-        }}
+        {...text}
       />
     </Field>
   );
@@ -75,25 +88,22 @@ export function StringListField(props: FieldProps) {
 
 export function NumberListField(props: FieldProps) {
   const { set, error, hint, label, a11y } = useFieldBasics(props, "comma-separated");
-  const [raw, setRaw] = useState(() => asList(props.value, props.schema.default).join(", "));
+  const text = useRawText(
+    () => asList(props.value, props.schema.default).join(", "),
+    (value) => {
+      const parts = value
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
+      set(
+        props.path,
+        parts.map((p) => (Number.isFinite(Number(p)) ? Number(p) : NaN)),
+      );
+    },
+  );
   return (
     <Field id={a11y.id} label={label} hint={hint} error={error}>
-      <TextInput
-        {...a11y}
-        inputMode="decimal"
-        value={raw}
-        onChange={(e) => {
-          setRaw(e.target.value);
-          const parts = e.target.value
-            .split(",")
-            .map((p) => p.trim())
-            .filter(Boolean);
-          set(
-            props.path,
-            parts.map((p) => (Number.isFinite(Number(p)) ? Number(p) : NaN)),
-          );
-        }}
-      />
+      <TextInput {...a11y} inputMode="decimal" {...text} />
     </Field>
   );
 }
@@ -125,36 +135,44 @@ export function EnumListField(props: FieldProps) {
 export function StringMapField(props: FieldProps) {
   const { set, error, hint, label, a11y } = useFieldBasics(props, "KEY=value, one per line");
   const initial = (props.value ?? props.schema.default ?? {}) as Record<string, string>;
-  const [raw, setRaw] = useState(() =>
-    Object.entries(initial)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n"),
+  const text = useRawText(
+    () =>
+      Object.entries(initial)
+        .map(([k, v]) => `${k}=${v}`)
+        .join("\n"),
+    (value) => {
+      const entries = value
+        .split("\n")
+        .filter((l) => l.includes("="))
+        .map((l) => [l.slice(0, l.indexOf("=")).trim(), l.slice(l.indexOf("=") + 1)] as const);
+      set(props.path, Object.fromEntries(entries));
+    },
   );
   return (
     <Field id={a11y.id} label={label} hint={hint} error={error}>
-      <TextArea
-        {...a11y}
-        rows={2}
-        spellCheck={false}
-        className="font-mono"
-        value={raw}
-        onChange={(e) => {
-          setRaw(e.target.value);
-          const entries = e.target.value
-            .split("\n")
-            .filter((l) => l.includes("="))
-            .map((l) => [l.slice(0, l.indexOf("=")).trim(), l.slice(l.indexOf("=") + 1)] as const);
-          set(props.path, Object.fromEntries(entries));
-        }}
-      />
+      <TextArea {...a11y} rows={2} spellCheck={false} className="font-mono" {...text} />
     </Field>
   );
 }
 
 export function JsonField(props: FieldProps) {
   const { set, error, hint, label, a11y } = useFieldBasics(props, "JSON");
-  const [raw, setRaw] = useState(() => (props.value === undefined ? "" : JSON.stringify(props.value, null, 2)));
   const [parseError, setParseError] = useState<string | null>(null);
+  const text = useRawText(
+    () => (props.value === undefined ? "" : JSON.stringify(props.value, null, 2)),
+    (value) => {
+      if (value.trim() === "") {
+        setParseError(null);
+        return set(props.path, undefined);
+      }
+      try {
+        set(props.path, JSON.parse(value));
+        setParseError(null);
+      } catch {
+        setParseError("is not valid JSON yet");
+      }
+    },
+  );
   return (
     <Field id={a11y.id} label={label} hint={hint} error={parseError ?? error}>
       <TextArea
@@ -163,20 +181,7 @@ export function JsonField(props: FieldProps) {
         rows={4}
         spellCheck={false}
         className="font-mono"
-        value={raw}
-        onChange={(e) => {
-          setRaw(e.target.value);
-          if (e.target.value.trim() === "") {
-            setParseError(null);
-            return set(props.path, undefined);
-          }
-          try {
-            set(props.path, JSON.parse(e.target.value));
-            setParseError(null);
-          } catch {
-            setParseError("is not valid JSON yet");
-          }
-        }}
+        {...text}
       />
     </Field>
   );

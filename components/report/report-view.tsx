@@ -79,17 +79,12 @@ export function ReportView({
       </header>
 
       <Section title="Summary" id="summary">
-        <dl
-          data-testid="report-summary"
-          className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[10rem_1fr] dark:border-slate-800 dark:bg-slate-900"
-        >
-          {summaryRows({ loop, report: report.report, series, noEvidence }).map(([k, v]) => (
-            <div key={k} className="contents">
-              <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
-              <dd className="break-words">{v}</dd>
-            </div>
-          ))}
-        </dl>
+        <FactList
+          testId="report-summary"
+          labelWidth="sm:grid-cols-[10rem_1fr]"
+          rows={summaryRows({ loop, report: report.report, series, noEvidence })}
+          valueClass={() => "break-words"}
+        />
       </Section>
 
       <Section title="Charts" id="charts">
@@ -171,19 +166,12 @@ export function ReportView({
       </Section>
 
       <Section title="Limits in effect" id="limits">
-        <dl
-          data-testid="report-limits"
-          className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm sm:grid-cols-[14rem_1fr] dark:border-slate-800 dark:bg-slate-900"
-        >
-          {limitRows(report.limits).map(([k, v]) => (
-            <div key={k} className="contents">
-              <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
-              <dd className={v.includes("(edited") ? "font-medium text-amber-800 dark:text-amber-300" : undefined}>
-                {v}
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <FactList
+          testId="report-limits"
+          labelWidth="sm:grid-cols-[14rem_1fr]"
+          rows={limitRows(report.limits)}
+          valueClass={(v) => (v.includes("(edited") ? "font-medium text-amber-800 dark:text-amber-300" : undefined)}
+        />
       </Section>
 
       <Section title="Configuration as created (redacted)" id="configuration">
@@ -202,5 +190,32 @@ export function ReportView({
         </details>
       </Section>
     </article>
+  );
+}
+
+/** Label and value pairs as a two-column list; `valueClass` styles a value by what it says. */
+function FactList({
+  testId,
+  labelWidth,
+  rows,
+  valueClass,
+}: {
+  testId: string;
+  labelWidth: "sm:grid-cols-[10rem_1fr]" | "sm:grid-cols-[14rem_1fr]";
+  rows: [string, string][];
+  valueClass: (value: string) => string | undefined;
+}) {
+  return (
+    <dl
+      data-testid={testId}
+      className={`grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm ${labelWidth} dark:border-slate-800 dark:bg-slate-900`}
+    >
+      {rows.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
+          <dd className={valueClass(v)}>{v}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

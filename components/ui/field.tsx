@@ -5,6 +5,12 @@ const CONTROL =
   "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-500 disabled:opacity-60 dark:bg-slate-950 dark:text-slate-100";
 const border = (invalid?: boolean) =>
   invalid ? "border-rose-500 dark:border-rose-500" : "border-slate-300 dark:border-slate-700";
+type Controlled<Attributes> = Attributes & { invalid?: boolean };
+/** The attributes every control shares: the look, and `aria-invalid` when its value is rejected. */
+const control = (invalid: boolean | undefined, className: string) => ({
+  "aria-invalid": invalid || undefined,
+  className: `${CONTROL} ${border(invalid)} ${className}`,
+});
 
 export const describedBy = (id: string, hint?: ReactNode, error?: ReactNode) =>
   [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
@@ -50,24 +56,16 @@ export function Field({
   );
 }
 
-export function TextInput({
-  invalid,
-  className = "",
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
-  return (
-    <input aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props} />
-  );
+export function TextInput({ invalid, className = "", ...props }: Controlled<InputHTMLAttributes<HTMLInputElement>>) {
+  return <input {...control(invalid, className)} {...props} />;
 }
 
 export function TextArea({
   invalid,
   className = "",
   ...props
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
-  return (
-    <textarea aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props} />
-  );
+}: Controlled<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+  return <textarea {...control(invalid, className)} {...props} />;
 }
 
 export function Select({
@@ -75,9 +73,9 @@ export function Select({
   className = "",
   children,
   ...props
-}: SelectHTMLAttributes<HTMLSelectElement> & { invalid?: boolean }) {
+}: Controlled<SelectHTMLAttributes<HTMLSelectElement>>) {
   return (
-    <select aria-invalid={invalid || undefined} className={`${CONTROL} ${border(invalid)} ${className}`} {...props}>
+    <select {...control(invalid, className)} {...props}>
       {children}
     </select>
   );

@@ -1,5 +1,6 @@
 // The per-iteration series the charts are built from. Structural on purpose:
 // lib/ knows nothing of the server but the AppRouter type (what tRPC hands the browser).
+import type { IterationWindow } from "./chart-window";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
 
@@ -32,6 +33,13 @@ export interface IterationPoint {
 export type ChartSpan = NonNullable<inferRouterOutputs<AppRouter>["loops"]["series"]["points"][number]["span"]>;
 
 /** An audit event as far as the charts care: what happened, at which iteration. */
+/** What every loop chart draws from: the iterations, the loop's events, and the shared x range. */
+export interface ChartInput {
+  series: IterationPoint[];
+  events: ChartEvent[];
+  xRange: IterationWindow;
+}
+
 export interface ChartEvent {
   id: number;
   type: string;

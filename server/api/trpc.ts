@@ -84,3 +84,8 @@ export const roleProcedure = (role: Role) =>
     }
     return next();
   });
+
+/** The three roles' procedures, built once for every router. */
+export const viewerProcedure = roleProcedure("viewer");
+export const operatorProcedure = roleProcedure("operator");
+export const adminProcedure = roleProcedure("admin");

@@ -55,7 +55,7 @@ function applyOne(
   switch (command.kind) {
     case "terminate": {
       // A pending approval is answered too, so it is not left open on an ended loop.
-      const closed = closeGate(snapshot, "terminate", null, by, now, out);
+      const closed = closeGate(snapshot, { decision: "terminate", comment: null, actor: by }, now, out);
       return { snapshot: haltLoop(closed, command.stopType ?? "explicit_stop", why, by, now, out) };
     }
     // Both pause the loop. A kill that lands while an agent runs aborts it
@@ -114,7 +114,7 @@ function applyOne(
         return { snapshot, rejected: `gate ${command.gateId} is no longer pending` };
       }
       const comment = command.comment?.trim() ? command.comment : null;
-      return { snapshot: resolveGate(snapshot, command.kind, comment, by, now, out) };
+      return { snapshot: resolveGate(snapshot, { decision: command.kind, comment, actor: by }, now, out) };
     }
     case "answer": {
       if (!snapshot.attention) return { snapshot, rejected: "the loop is not waiting for an answer" };

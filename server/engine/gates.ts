@@ -96,21 +96,21 @@ function decisionWhy(gate: { kind: string }, decision: GateDecision, byDefault: 
   return byDefault ? `deadline passed: default action ${decision}` : `${decision} at ${gate.kind} gate`;
 }
 
+/** An answer to the open gate: the decision, the operator's comment, who gave it, and whether the deadline's default did. */
+export interface GateAnswer {
+  decision: GateDecision;
+  comment: string | null;
+  actor: string;
+  byDefault?: boolean;
+}
+
 /** Records the decision and closes the gate, without its effect on the loop (see resolveGate). */
-export function closeGate(
-  snapshot: LoopSnapshot,
-  decision: GateDecision,
-  comment: string | null,
-  actor: string,
-  now: number,
-  out: EngineEvent[],
-  byDefault = false,
-): LoopSnapshot {
+export function closeGate(snapshot: LoopSnapshot, answer: GateAnswer, now: number, out: EngineEvent[]): LoopSnapshot {
   const gate = snapshot.gate;
   if (gate === null) return snapshot;
-  const why = decisionWhy(gate, decision, byDefault);
+  const { decision, comment, actor, byDefault = false } = answer;
   out.push(
-    stamp(snapshot, now, actor, comment ?? why, {
+    stamp(snapshot, now, actor, comment ?? decisionWhy(gate, decision, byDefault), {
       type: "approval_decided",
       gateId: gate.id,
       kind: gate.kind,
@@ -122,19 +122,12 @@ export function closeGate(
   return clearGate(snapshot, gate);
 }
 
-export function resolveGate(
-  snapshot: LoopSnapshot,
-  decision: GateDecision,
-  comment: string | null,
-  actor: string,
-  now: number,
-  out: EngineEvent[],
-  byDefault = false,
-): LoopSnapshot {
+export function resolveGate(snapshot: LoopSnapshot, answer: GateAnswer, now: number, out: EngineEvent[]): LoopSnapshot {
   const gate = snapshot.gate;
   if (gate === null) return snapshot;
+  const { decision, comment, actor, byDefault = false } = answer;
   const why = decisionWhy(gate, decision, byDefault);
-  let next = closeGate(snapshot, decision, comment, actor, now, out, byDefault);
+  let next = closeGate(snapshot, answer, now, out);
   if (comment !== null && comment.trim() !== "") {
     const approvalComments = [...next.inbox.approvalComments, { text: comment, by: actor, at: now }];
     next = { ...next, inbox: { ...next.inbox, approvalComments } };
@@ -154,5 +147,10 @@ export function resolveGate(
 export function expireGate(snapshot: LoopSnapshot, now: number, out: EngineEvent[]): LoopSnapshot {
   const gate = snapshot.gate;
   if (gate === null || gate.deadlineAt === null || now < gate.deadlineAt) return snapshot;
-  return resolveGate(snapshot, gate.defaultAction, null, SYSTEM, now, out, true);
+  return resolveGate(
+    snapshot,
+    { decision: gate.defaultAction, comment: null, actor: SYSTEM, byDefault: true },
+    now,
+    out,
+  );
 }

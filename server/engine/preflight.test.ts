@@ -122,7 +122,7 @@ describe("gates and controls, directly", () => {
     const gated = openGate(s, { kind: "periodic", reason: "r", stopType: null, percent: null }, clock, 0, []);
     expect(gated.gate?.deadlineAt).toBeNull();
     expect(expireGate(gated, 1e15, [])).toBe(gated);
-    expect(resolveGate(s, "approve", null, "x", 0, [])).toBe(s);
+    expect(resolveGate(s, { decision: "approve", comment: null, actor: "x" }, 0, [])).toBe(s);
   });
 
   it("a terminate default action halts with explicit_stop", () => {

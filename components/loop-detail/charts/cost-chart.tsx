@@ -5,10 +5,10 @@
 // far above ("budget $20 ↑ off scale"), so $0.10 of spend stays readable.
 import dynamic from "next/dynamic";
 import { memo, useMemo } from "react";
-import { costScale, type IterationWindow } from "@/lib/charts/chart-window";
+import { costScale } from "@/lib/charts/chart-window";
 import { prepareCostChart, type CostForecastInput } from "@/lib/charts/cost-chart";
 import { handoffIterations } from "@/lib/charts/score-chart";
-import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
+import type { ChartInput } from "@/lib/charts/types";
 import { formatUsd } from "@/components/loops/format";
 import { costSummary, costTable } from "./chart-summaries";
 import { BUDGET, FORECAST } from "./chart-theme";
@@ -23,12 +23,9 @@ export const CostChart = memo(function CostChart({
   forecast,
   events,
   xRange,
-}: {
-  series: IterationPoint[];
+}: ChartInput & {
   budget: number | null;
   forecast: CostForecastInput | null;
-  events: ChartEvent[];
-  xRange: IterationWindow;
 }) {
   const chart = useMemo(
     () => prepareCostChart(series, { budget, forecast, until: xRange.edge }),

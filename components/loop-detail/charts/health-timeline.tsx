@@ -5,10 +5,10 @@
 // on the same x range as the other charts. The events are listed under it.
 import dynamic from "next/dynamic";
 import { memo, useMemo } from "react";
-import type { IterationWindow } from "@/lib/charts/chart-window";
+
 import { healthLanes } from "@/lib/charts/health-lanes";
 import { healthBands, healthMarkers, HEALTH_ORDER } from "@/lib/charts/health-timeline";
-import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
+import type { ChartInput } from "@/lib/charts/types";
 import { HEALTH_COLORS } from "./chart-theme";
 import { HEALTH_GLYPHS as GLYPH } from "./health-glyphs";
 import { ChartFrame } from "./chart-frame";
@@ -18,15 +18,7 @@ import { MarkerList } from "./marker-list";
 // Recharts loads with the drawing, once the chart is drawn (see chart-frame.tsx).
 const HealthTimelineDrawing = dynamic(() => import("./health-timeline-drawing"), { ssr: false });
 
-export const HealthTimeline = memo(function HealthTimeline({
-  series,
-  events,
-  xRange,
-}: {
-  series: IterationPoint[];
-  events: ChartEvent[];
-  xRange: IterationWindow;
-}) {
+export const HealthTimeline = memo(function HealthTimeline({ series, events, xRange }: ChartInput) {
   const bands = useMemo(() => healthBands(series), [series]);
   const markers = useMemo(() => healthMarkers(events), [events]);
   const lanes = useMemo(() => healthLanes(bands, markers), [bands, markers]);

@@ -5,9 +5,9 @@
 // spans, regressions red dots; both are listed under the chart.
 import dynamic from "next/dynamic";
 import { memo, useMemo } from "react";
-import type { IterationWindow } from "@/lib/charts/chart-window";
+
 import { prepareScoreChart, summarizeHandoffs } from "@/lib/charts/score-chart";
-import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
+import type { ChartInput } from "@/lib/charts/types";
 import { formatScore } from "@/components/loops/format";
 import { HANDOFF, PLATEAU, REGRESSION } from "./chart-theme";
 import { ChartFrame } from "./chart-frame";
@@ -24,11 +24,8 @@ export const ScoreChart = memo(function ScoreChart({
   xRange,
   plateauAfter,
   selection,
-}: {
-  series: IterationPoint[];
+}: ChartInput & {
   threshold: number | null;
-  events: ChartEvent[];
-  xRange: IterationWindow;
   /** The loop's own "no progress" limit, so a plateau is marked before the loop stops on it. */
   plateauAfter?: number;
   /** Iterations being selected by a drag across the chart (zooming in), shaded. */

@@ -7,8 +7,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useRef, useState, type FormEvent, type PointerEvent } from "react";
 import { useTRPC } from "@/lib/trpc/client";
-import { zoomWindow, type IterationWindow } from "@/lib/charts/chart-window";
-import type { ChartEvent, IterationPoint } from "@/lib/charts/types";
+import { zoomWindow } from "@/lib/charts/chart-window";
+import type { ChartInput } from "@/lib/charts/types";
 import { Button } from "@/components/ui/button";
 import { ScoreChart } from "./score-chart";
 
@@ -19,12 +19,9 @@ export function ZoomableScoreChart({
   events,
   xRange,
   plateauAfter,
-}: {
+}: ChartInput & {
   loopId: string;
-  series: IterationPoint[];
   threshold: number | null;
-  events: ChartEvent[];
-  xRange: IterationWindow;
   plateauAfter?: number;
 }) {
   const trpc = useTRPC();

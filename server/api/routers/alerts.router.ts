@@ -19,11 +19,10 @@ import { getEnv } from "../../env";
 import { actorName } from "../../loops/loop-services";
 import { getSecretKey } from "../../secrets/secret-key";
 import type { Actor } from "../../auth/actor";
-import { roleProcedure, router } from "../trpc";
+import { roleProcedure, router, adminProcedure as admin } from "../trpc";
+import { longIdInput as id } from "./id-inputs";
 import { alertsOutputs, channelOutput, createdChannelOutput, deliveryOutput, muteOutput } from "./alerts.types";
 
-const admin = roleProcedure("admin");
-const id = z.string().min(1).max(200);
 const kinds = z.array(z.enum(ALERT_KINDS)).min(1, "choose at least one event").max(ALERT_KINDS.length);
 const acting = (actor: Actor) => ({ id: actor.id, name: actorName(actor) });
 /** A channel's loops (empty: every loop, the global rule). */

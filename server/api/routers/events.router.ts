@@ -2,9 +2,8 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { listLoopEvents, openEventStream } from "../../events/events.service";
 import { roleProcedure, router } from "../trpc";
+import { idInput as loopId } from "./id-inputs";
 import { eventPageOutput } from "./misc.types";
-
-const loopId = z.string().min(1).max(100);
 
 export const eventStreamInput = z
   .object({

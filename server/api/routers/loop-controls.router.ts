@@ -7,11 +7,10 @@ import { forkLoop, startLoop } from "../../loops/loop-create.service";
 import { removeLoopWorktree, rollbackLoop } from "../../loops/loop-workspace.service";
 import type { Actor } from "../../auth/actor";
 import type { ApiContext } from "../context";
-import { roleProcedure, router } from "../trpc";
+import { router, operatorProcedure as operator } from "../trpc";
 
 const target = z.object({ id: z.string().min(1).max(100), reason: z.string().trim().max(2000).optional() });
 const comment = z.string().trim().max(4000);
-const operator = roleProcedure("operator");
 
 /** What every stored control answers: one outcome, one audit entry. */
 export const controlOutput = z.object({

@@ -13,7 +13,8 @@ import { runPreflightChecks } from "../../loops/preflight-run.service";
 import { loopEnvironmentOf } from "../../loops/loop-environment.service";
 import { secretChoices } from "../../loops/secret-choices.service";
 import { loopDefinitionSchema } from "../../loops/loop-definition";
-import { roleProcedure, router } from "../trpc";
+import { roleProcedure, router, viewerProcedure as viewer } from "../trpc";
+import { idInput as loopId } from "./id-inputs";
 import { loopControlsRouter } from "./loop-controls.router";
 import {
   createdLoopOutput,
@@ -39,8 +40,6 @@ import { getLiveIteration } from "../../loops/live-iteration.service";
 import { hasRole } from "../../auth/actor";
 import { spendReconciliation } from "../../loops/spend-reconciliation.service";
 
-const viewer = roleProcedure("viewer");
-const loopId = z.string().min(1).max(100);
 // One preflight check's shape; the static preflight adds a proposal, the run adds the check's score.
 const preflightCheck = z.object({
   id: z.string(),

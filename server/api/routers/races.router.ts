@@ -6,7 +6,8 @@ import { raceCompare, raceList } from "../../loops/race-compare.service";
 import { pickRaceWinner } from "../../loops/race-settle.service";
 import { costPerVerifiedReport } from "../../loops/cost-per-verified.service";
 import { raceDefinitionSchema } from "../../loops/race-definition";
-import { roleProcedure, router } from "../trpc";
+import { roleProcedure, router, viewerProcedure as viewer } from "../trpc";
+import { idInput as id } from "./id-inputs";
 import {
   costReportOutput,
   raceCompareOutput,
@@ -15,8 +16,6 @@ import {
   raceListOutput,
 } from "./races.types";
 
-const viewer = roleProcedure("viewer");
-const id = z.string().min(1).max(100);
 const DAY_MS = 86_400_000;
 
 export const racesRouter = router({

@@ -12,10 +12,8 @@ import {
   setSecretScope,
   usableSecrets,
 } from "../../secrets/secrets.service";
-import { roleProcedure, router } from "../trpc";
+import { roleProcedure, router, adminProcedure as admin } from "../trpc";
 import { okOutput, secretListOutput, secretOutput, secretSetOutput, usableSecretsOutput } from "./admin.types";
-
-const admin = roleProcedure("admin");
 
 export const secretsRouter = router({
   /** Name, kind, scope, "set" / "not set" and the last 4 characters; never a value. */

@@ -11,13 +11,10 @@ import {
 } from "../../share/share-links.service";
 import { notFound } from "../../errors";
 import type { ApiContext } from "../context";
-import { publicProcedure, roleProcedure, router } from "../trpc";
+import { publicProcedure, router, operatorProcedure as operator } from "../trpc";
+import { idInput as loopId, longIdInput as token } from "./id-inputs";
 import { okOutput } from "./admin.types";
 import { createdShareOutput, shareLinkOutput, sharedDetailOutput, sharedIterationPageOutput } from "./loops.types";
-
-const operator = roleProcedure("operator");
-const loopId = z.string().min(1).max(100);
-const token = z.string().min(1).max(200);
 
 async function sharedLoopId(ctx: ApiContext, value: string) {
   const found = await resolveShareToken(ctx.db, value, ctx.clientIp, ctx.services.engine.now());

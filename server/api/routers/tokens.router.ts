@@ -3,9 +3,7 @@
 import { z } from "zod";
 import { createApiToken, listTokens, revokeTokenById } from "../../auth/api-tokens.service";
 import { ROLES } from "../../auth/sessions.service";
-import { roleProcedure, router } from "../trpc";
-
-const self = roleProcedure("viewer");
+import { router, viewerProcedure as self } from "../trpc";
 
 const tokenOutput = z.object({
   id: z.string(),

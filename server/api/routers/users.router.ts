@@ -3,12 +3,11 @@ import { z } from "zod";
 import { createAccount, listAccounts, resetPassword, updateAccount } from "../../auth/users.service";
 import { ROLES } from "../../auth/sessions.service";
 import { PASSWORD_MAX } from "../../auth/password";
-import { roleProcedure, router } from "../trpc";
+import { router, adminProcedure as admin } from "../trpc";
+import { idInput as userId } from "./id-inputs";
 import { accountOutput, okOutput } from "./admin.types";
 import { emailInput } from "./auth.router";
 
-const admin = roleProcedure("admin");
-const userId = z.string().min(1).max(100);
 const role = z.enum(ROLES);
 
 export const usersRouter = router({

@@ -13,16 +13,17 @@ import type { GroupCommitStats } from "../step-commit-slot";
 import { PgStepDriver } from "../step-commit-drivers";
 import { decodePendingControls, pendingControlsStatement } from "../step-commit-sql";
 import { POSTGRES_ENCODING } from "../step-encoding";
-import type { PendingControl, StepCommitResult, StepWrite } from "../step-write";
+import type { PendingControl } from "../step-write";
 import { inTransaction } from "../tx";
 import type { CheckpointCitations, CitedRows, HeldLease, LoopStore, StoredCheckpointRow } from "./loop-store.port";
-import { currentCheckpointId, failLoop, fenceLaunch, leasesKept, recordCrashedAttempt } from "./prisma-steps";
+import { currentCheckpointId, leasesKept } from "./prisma-steps";
 import * as sql from "./postgres-statements";
+import { PrismaBackedStore } from "./prisma-backed-store";
 
 type RenewedRow = { id: string; leaseOwner: string | null };
 
-export class PostgresLoopStore implements LoopStore {
-  private readonly committer: GroupCommitter;
+export class PostgresLoopStore extends PrismaBackedStore implements LoopStore {
+  protected readonly committer: GroupCommitter;
 
   /**
    * PostgreSQL answers statement by statement (only BEGIN and savepoints ride
@@ -32,11 +33,12 @@ export class PostgresLoopStore implements LoopStore {
    * cannot deadlock (step-commit-drivers.ts).
    */
   constructor(
-    private readonly prisma: Db,
+    prisma: Db,
     readonly pool: PgStepPool,
     groupCommitMs: number,
     stats: GroupCommitStats,
   ) {
+    super(prisma);
     this.committer = new GroupCommitter(
       new PgStepDriver(pool),
       groupCommitMs,
@@ -69,10 +71,6 @@ export class PostgresLoopStore implements LoopStore {
   async loadClaimed(loopId: string, owner: string): Promise<ClaimedLoop | null> {
     const { rows } = await this.pool.run<ClaimedLoop>({ sql: sql.LOAD_CLAIMED, params: [loopId, owner] });
     return rows[0] ?? null;
-  }
-
-  recordCrashedAttempt(loopId: string, owner: string, now: Date, agentId: string) {
-    return recordCrashedAttempt(this.prisma, loopId, owner, now, agentId);
   }
 
   async checkpointById(id: string): Promise<StoredCheckpointRow | null> {
@@ -111,21 +109,9 @@ export class PostgresLoopStore implements LoopStore {
     return attempt;
   }
 
-  fenceLaunch(loopId: string, owner: string, attempt: { number: number; attempt: number }, now: Date, ttlMs: number) {
-    return fenceLaunch(this.prisma, loopId, owner, attempt, now, ttlMs);
-  }
-
   async readPendingControls(loopId: string): Promise<PendingControl[]> {
     const { rows } = await this.pool.run(pendingControlsStatement(POSTGRES_ENCODING, loopId));
     return decodePendingControls(POSTGRES_ENCODING, rows);
-  }
-
-  commitStep(write: StepWrite): Promise<StepCommitResult> {
-    return this.committer.commit(write);
-  }
-
-  fail(loopId: string, owner: string, reason: string, now: Date) {
-    return failLoop(this.prisma, loopId, owner, reason, now);
   }
 
   /**

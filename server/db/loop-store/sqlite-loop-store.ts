@@ -18,10 +18,11 @@ import type { GroupCommitStats, SqliteConnection } from "../step-commit-slot";
 import { SqliteStepDriver } from "../step-commit-drivers";
 import { decodePendingControls, pendingControlsStatement } from "../step-commit-sql";
 import { SQLITE_ENCODING } from "../step-encoding";
-import type { PendingControl, StepCommitResult, StepWrite } from "../step-write";
+import type { PendingControl } from "../step-write";
 import { inTransaction } from "../tx";
 import type { CheckpointCitations, CitedRows, HeldLease, LoopStore, StoredCheckpointRow } from "./loop-store.port";
-import { currentCheckpointId, failLoop, fenceLaunch, leasesKept, recordCrashedAttempt } from "./prisma-steps";
+import { PrismaBackedStore } from "./prisma-backed-store";
+import { currentCheckpointId, leasesKept } from "./prisma-steps";
 
 const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
 
@@ -57,20 +58,21 @@ const RENEW_CHUNK = 500;
 
 const date = SQLITE_ENCODING.date;
 
-export class SqliteLoopStore implements LoopStore {
+export class SqliteLoopStore extends PrismaBackedStore implements LoopStore {
   private readonly lean: SqliteLean;
-  private readonly committer: GroupCommitter;
+  protected readonly committer: GroupCommitter;
 
   /**
    * `connection`: the adapter's connection (opening it first if needed). Batches follow each other
    * (one writer), as large as they come.
    */
   constructor(
-    private readonly prisma: Db,
+    prisma: Db,
     readonly connection: () => Promise<SqliteConnection>,
     groupCommitMs: number,
     stats: GroupCommitStats,
   ) {
+    super(prisma);
     this.lean = new SqliteLean(connection);
     this.committer = new GroupCommitter(
       new SqliteStepDriver(connection),
@@ -122,10 +124,6 @@ export class SqliteLoopStore implements LoopStore {
     return this.prisma.loop.findFirst({ where: { id: loopId, leaseOwner: owner }, select: CLAIMED_SELECT });
   }
 
-  recordCrashedAttempt(loopId: string, owner: string, now: Date, agentId: string) {
-    return recordCrashedAttempt(this.prisma, loopId, owner, now, agentId);
-  }
-
   async checkpointById(id: string): Promise<StoredCheckpointRow | null> {
     const row = await this.lean.run((prepare) => prepare(CHECKPOINT_SQL).get(id) as StoredCheckpointRow | undefined);
     return row ?? null;
@@ -159,22 +157,10 @@ export class SqliteLoopStore implements LoopStore {
     return row.inflightAttempt;
   }
 
-  fenceLaunch(loopId: string, owner: string, attempt: { number: number; attempt: number }, now: Date, ttlMs: number) {
-    return fenceLaunch(this.prisma, loopId, owner, attempt, now, ttlMs);
-  }
-
   async readPendingControls(loopId: string): Promise<PendingControl[]> {
     const { sql, params } = pendingControlsStatement(SQLITE_ENCODING, loopId);
     const rows = await this.lean.run((prepare) => prepare(sql).all(...params) as Record<string, unknown>[]);
     return decodePendingControls(SQLITE_ENCODING, rows);
-  }
-
-  commitStep(write: StepWrite): Promise<StepCommitResult> {
-    return this.committer.commit(write);
-  }
-
-  fail(loopId: string, owner: string, reason: string, now: Date) {
-    return failLoop(this.prisma, loopId, owner, reason, now);
   }
 
   /** One statement per chunk, in one transaction; then the pending requests of the leases kept. */
