@@ -18,7 +18,11 @@ export function startDefinitionRuntime(db: Database, opts: { root: string; insta
       const c = loop.config as { agent: unknown; fallbackAgent?: unknown; scorers?: unknown[] };
       const secret = opts.secret;
       const deps = testDeps(opts.root, {}, secret === undefined ? {} : { secrets: { resolve: async () => secret } });
-      return createPorts({ agent: c.agent, fallbackAgent: c.fallbackAgent, scorers: c.scorers ?? [] }, deps, loop.id);
+      return createPorts(
+        { agent: c.agent, fallbackAgent: c.fallbackAgent, scorers: c.scorers ?? [] },
+        { ...deps, permissions: loop.permissions },
+        loop.id,
+      );
     },
     settings: { ...DEFAULT_SETTINGS, heartbeatMs: 100 },
     instanceId: opts.instanceId,
