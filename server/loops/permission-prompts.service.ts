@@ -10,6 +10,7 @@
  * - the loop: a prompt of a loop no longer running (killed, finished) or of an attempt that
  *   ended is denied. The waiting call answers the agent with whatever was decided.
  */
+import type { PermissionPolicy } from "../agents/permission-policy.schema";
 import type { PermissionAnswer, PermissionAsk, PermissionGate } from "../agents/permission-server";
 import {
   createPermissionRequest,
@@ -159,11 +160,38 @@ export async function settlePermissionPrompts(svc: GateServices, loopId: string 
     await bySystem(svc, row, "the loop stopped running before an answer");
 }
 
+/** Whether the loop's agent can ask at all: only Claude Code has the permission-prompt hook. */
+function availability(config: unknown): { available: boolean; why: string | null; policy: PermissionPolicy | null } {
+  const agent = (config as { agent?: { kind?: string; preset?: string; permissions?: PermissionPolicy } } | null)
+    ?.agent;
+  if (agent?.kind === "command" && agent.preset === "claude-code")
+    return {
+      available: true,
+      why: agent.permissions ? null : "This loop has no permission policy: Claude Code's own permission mode applies",
+      policy: agent.permissions ?? null,
+    };
+  const what =
+    agent?.kind === "command" ? `the ${agent.preset ?? "generic"} command agent` : `a ${agent?.kind ?? "?"} agent`;
+  return {
+    available: false,
+    why: `Permission prompts are not available for ${what}: only Claude Code (the claude-code preset) has a permission-prompt hook`,
+    policy: null,
+  };
+}
+
 /** A loop's prompts, newest first, every due default applied first (so nothing shows pending past its deadline). */
-export async function listPermissionPrompts(svc: LoopServices, loopId: string) {
+export async function listPermissionPrompts(svc: GateServices, loopId: string) {
   await settlePermissionPrompts(svc, loopId);
   const rows = await loopPermissionRequests(svc.db.prisma, loopId, 50);
   return rows.map(({ input: _input, ...r }) => r);
+}
+
+/** What the loop page shows: whether prompts are possible for its agent, its policy, and the prompts. */
+export async function permissionPromptsView(svc: GateServices, loopId: string) {
+  const loop = await svc.db.prisma.loop.findUnique({ where: { id: loopId }, select: { config: true } });
+  if (!loop) throw notFound("Loop", loopId);
+  const { available, why, policy } = availability(loop.config);
+  return { available, note: why, policy, prompts: await listPermissionPrompts(svc, loopId) };
 }
 
 export async function answerPermission(
