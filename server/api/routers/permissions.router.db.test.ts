@@ -22,7 +22,7 @@ async function runningLoop(db: Database, agent: Record<string, unknown>) {
   const services = { db, dispatcher: { dispatch: () => undefined, dispatchAt: () => undefined }, engine: systemDeps };
   const { id } = await createLoop(
     services,
-    { goal: "g", agentKind: "command", definition: { agent, scorers: [] }, start: false },
+    { goal: "g", agentKind: "command", definition: { agent, scorers: [] }, engineConfig: {}, start: false },
     asOperator(),
   );
   // As the runtime leaves a loop whose agent is mid-call.
