@@ -7,7 +7,6 @@
 import { z } from "zod";
 
 export const permissionRisks = ["low", "medium", "high"] as const;
-export type PermissionRisk = (typeof permissionRisks)[number];
 
 const validRegex = (p: string) => {
   try {

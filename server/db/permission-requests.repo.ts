@@ -38,6 +38,10 @@ export async function createPermissionRequest(db: Db, row: NewPermissionRequest,
   });
 }
 
+/** The loop's status, polled by a waiting prompt (a killed loop's prompt is denied). */
+export const loopStatusOf = async (db: Db, loopId: string) =>
+  (await db.loop.findUnique({ where: { id: loopId }, select: { status: true } }))?.status ?? null;
+
 export const getPermissionRequest = (db: Db, id: string) => db.permissionRequest.findUnique({ where: { id } });
 
 /** A loop's prompts, pending first then newest, at most `limit`. */

@@ -18,9 +18,11 @@ import {
   duePermissionRequests,
   getPermissionRequest,
   loopPermissionRequests,
+  loopStatusOf,
   strandedPermissionRequests,
   type PermissionDecision,
 } from "../db/permission-requests.repo";
+import { loopDefinitionById } from "../db/loops.repo";
 import { conflict, notFound } from "../errors";
 import { notifyEventsWritten } from "../events/event-wakeups";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
@@ -139,9 +141,9 @@ export function permissionGate(svc: GateServices): PermissionGate {
           row = await byDeadline(svc, row);
           break;
         }
-        const loop = await svc.db.prisma.loop.findUnique({ where: { id: row.loopId }, select: { status: true } });
-        if (loop?.status !== "running") {
-          row = await bySystem(svc, row, `the loop is ${loop?.status ?? "gone"}`);
+        const status = await loopStatusOf(svc.db.prisma, row.loopId);
+        if (status !== "running") {
+          row = await bySystem(svc, row, `the loop is ${status ?? "gone"}`);
           break;
         }
         await new Promise((r) => setTimeout(r, POLL_MS));
@@ -188,7 +190,7 @@ export async function listPermissionPrompts(svc: GateServices, loopId: string) {
 
 /** What the loop page shows: whether prompts are possible for its agent, its policy, and the prompts. */
 export async function permissionPromptsView(svc: GateServices, loopId: string) {
-  const loop = await svc.db.prisma.loop.findUnique({ where: { id: loopId }, select: { config: true } });
+  const loop = await loopDefinitionById(svc.db.prisma, loopId);
   if (!loop) throw notFound("Loop", loopId);
   const { available, why, policy } = availability(loop.config);
   return { available, note: why, policy, prompts: await listPermissionPrompts(svc, loopId) };

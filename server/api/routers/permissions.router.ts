@@ -1,7 +1,6 @@
 // Permission prompts inside an iteration (Claude Code's --permission-prompt-tool, docs/permissions.md):
 // viewers read a loop's prompts; operators approve or deny a pending one before its deadline.
 import { z } from "zod";
-import { permissionRisks } from "../../agents/permission-policy.schema";
 import { answerPermission, permissionPromptsView } from "../../loops/permission-prompts.service";
 import { roleProcedure, router } from "../trpc";
 
@@ -30,7 +29,7 @@ const policyOutput = z.object({
   tools: z.array(z.string()),
   commandPatterns: z.array(z.string()),
   pathsOutsideWorkspace: z.boolean(),
-  risk: z.enum(permissionRisks),
+  risk: z.string().describe("low | medium | high"),
   deadlineSeconds: z.number(),
   defaultAction: z.enum(["allow", "deny"]),
 });
