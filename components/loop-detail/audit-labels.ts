@@ -34,6 +34,8 @@ const EVENT: Record<string, string> = {
   throttled: "Throttled",
   approval_requested: "Approval requested",
   approval_decided: "Approval decided",
+  permission_requested: "Permission asked",
+  permission_decided: "Permission answered",
   attention_needed: "Question from the agent",
   alarm_raised: "Alarm",
   alarm_cleared: "Alarm cleared",

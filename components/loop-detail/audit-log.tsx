@@ -41,6 +41,10 @@ export function describeEvent(e: Pick<AuditEvent, "type" | "payload">): string {
     case "approval_requested":
     case "approval_decided":
       return `${human(p.kind)} gate${p.decision ? `: ${human(p.decision)}${p.byDefault ? " (deadline default)" : ""}` : ""}`;
+    case "permission_requested":
+      return `${String(p.toolName ?? "a tool")}: ${String(p.summary ?? "").split("\n")[0]} (${String(p.risk ?? "")} risk; ${String(p.defaultAction ?? "")} at the deadline)`;
+    case "permission_decided":
+      return `${String(p.toolName ?? "a tool")} ${String(p.decision ?? "")}${p.byDefault ? " (deadline default)" : ""}: ${String(p.summary ?? "").split("\n")[0]}`;
     case "attention_needed":
       return `the agent asks: “${String(p.question ?? "")}”`;
     case "intervention":

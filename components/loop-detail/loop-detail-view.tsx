@@ -31,6 +31,7 @@ import { foldAlarmRaised, foldControlEvent, foldIterationFinished } from "@/comp
 import { LoopDetailSkeleton } from "./loop-detail-skeleton";
 import { LoopHeader } from "./loop-header";
 import { QuestionPanel } from "./question-panel";
+import { PermissionPromptsPanel } from "./permission-prompts-panel";
 import { ForkDialog, LimitsDialog, preloadDialogs, preloadDialogsWhenSettled, ShareDialog } from "./lazy-dialogs";
 import { CONFIRM_ON_CLICK, ignoreKey, SHORTCUTS } from "./shortcuts";
 import { ShortcutsHelp } from "./shortcuts-help";
@@ -157,6 +158,11 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
       },
       { filters: [trpc.loops.iterations.pathFilter()], delayMs: 150, when: (e) => ITERATION_EVENTS.has(e.type) },
       { filters: [trpc.events.list.pathFilter()], delayMs: 1500, when: notLiveRow },
+      {
+        filters: [trpc.permissions.ofLoop.queryFilter({ loopId: id })],
+        delayMs: 100,
+        when: (e) => e.type.startsWith("permission_"),
+      },
       // Only on (re)connect: rows printed while the stream was down are re-read.
       { filters: [trpc.loops.live.queryFilter({ id })], delayMs: 100, when: () => false },
     ],
@@ -282,6 +288,7 @@ export function LoopDetailView({ id, since = null }: { id: string; since?: LiveS
         </div>
       )}
       <QuestionPanel detail={d} />
+      <PermissionPromptsPanel loopId={id} canOperate={canOperate} />
       <div onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
         <Controls
           availability={availability}

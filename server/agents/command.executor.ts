@@ -24,6 +24,7 @@ import { preparedWorkspace, takeSnapshot } from "./command-workspace";
 import { prepareProcess } from "./sandbox/isolated-process";
 import { serverIsolation } from "./sandbox/isolation";
 import { writeFileInside } from "./sandbox/safe-files";
+import { startPermissionServer, type PermissionServer } from "./permission-server";
 import { priced, spendReporter } from "./spend-reporter";
 import { modelArg, type ParsedRun } from "./stream-parser";
 import { compactLine, TranscriptLines } from "./transcript-lines";
@@ -219,6 +220,24 @@ function failure(
   return null;
 }
 
+/** Claude Code with a permission policy and a gate to ask: this attempt's permission server (else null). */
+async function permissionServerFor(
+  config: CommandAgentConfig,
+  deps: AgentDeps,
+  request: AgentRunRequest,
+  workspace: string,
+): Promise<PermissionServer | null> {
+  if (config.preset !== "claude-code" || !config.permissions || !deps.permissions) return null;
+  return startPermissionServer({
+    loopId: request.loopId,
+    iteration: request.iteration,
+    attempt: request.attempt,
+    workspace,
+    policy: config.permissions,
+    gate: deps.permissions,
+  });
+}
+
 export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps): AgentPort {
   const preset = commandPresetSpecs[config.preset];
   const pricing = deps.pricing ?? defaultPriceLookup;
@@ -235,15 +254,18 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       // The agent can leave a symlink where the prompt goes: it is replaced, never written through.
       if (usesFile) writeFileInside(workspace, promptFile, request.input);
       const marker = `RALPH_AGENT_ID=${request.agentId}`;
+      const permissions = await permissionServerFor(config, deps, request, workspace);
       const prepared = await prepareProcess({
         config,
         deps,
         loopId: request.loopId,
         workspace,
         cwd,
-        argv,
+        argv: permissions ? [...argv, ...permissions.args] : argv,
         preset: config.preset,
+        extraHosts: permissions ? [permissions.host] : [],
         extraEnv: {
+          ...(permissions ? { MCP_TOOL_TIMEOUT: String((config.permissions!.deadlineSeconds + 120) * 1000) } : {}),
           RALPH_LOOP_ID: request.loopId,
           RALPH_ITERATION: String(request.iteration),
           RALPH_ATTEMPT: String(request.attempt),
@@ -298,6 +320,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
           },
         });
       } finally {
+        await permissions?.close();
         live.flush();
         reporter.flush();
         deps.tracker?.finished?.(request.loopId, request.iteration);

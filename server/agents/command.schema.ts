@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { permissionPolicySchema } from "./permission-policy.schema";
 import { HOST_PATTERN, REGISTRIES } from "./sandbox/network-presets";
 import { envVarName, secretEnvField, secretIdField } from "./secret-resolver";
 
@@ -103,11 +104,18 @@ export const commandAgentSchema = z
       .default(".ralph/prompt.md")
       .describe("Prompt file, relative to the workspace (used by {promptFile})"),
     model: z.string().optional().describe("Model id, for pricing when the CLI reports tokens but no cost"),
+    permissions: permissionPolicySchema
+      .optional()
+      .describe("Tool calls that wait for an operator's approval (claude-code preset only)"),
     ...processFields,
   })
   .refine((c) => c.preset !== "generic" || (c.argv?.length ?? 0) > 0, {
     message: "the generic preset needs a command",
     path: ["argv"],
+  })
+  .refine((c) => c.permissions === undefined || c.preset === "claude-code", {
+    message: "permission prompts need the claude-code preset (its --permission-prompt-tool)",
+    path: ["permissions"],
   })
   .describe("Command-line agent (a fresh process per iteration)");
 

@@ -1,3 +1,4 @@
+import type { PermissionGate } from "./permission-server";
 import type { LoopGitWorkspace } from "./git/loop-workspace";
 import type { LoopEvidence } from "./evidence/loop-evidence";
 import type { PriceLookup } from "./pricing";
@@ -49,4 +50,6 @@ export interface AgentDeps {
   redactor?: SecretRedactor;
   /** Records the in-flight agent process (crash recovery). */
   tracker?: AgentTracker;
+  /** Asks the operator about a tool call Claude Code's permission policy watches (permission-server.ts). */
+  permissions?: PermissionGate;
 }

@@ -4,6 +4,7 @@ import { checksRouter } from "./routers/checks.router";
 import { eventsRouter } from "./routers/events.router";
 import { landingRouter } from "./routers/landing.router";
 import { loopsRouter } from "./routers/loops.router";
+import { permissionsRouter } from "./routers/permissions.router";
 import { racesRouter } from "./routers/races.router";
 import { secretsRouter } from "./routers/secrets.router";
 import { shareRouter } from "./routers/share.router";
@@ -25,6 +26,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   alerts: alertsRouter,
   landing: landingRouter,
+  permissions: permissionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

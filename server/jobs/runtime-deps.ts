@@ -1,6 +1,7 @@
 // What a job runtime needs from the outside, so the same runner serves the
 // Next.js route handlers, the standalone worker and the tests.
 import type { AgentTracker } from "../agents/deps";
+import type { PermissionGate } from "../agents/permission-server";
 import type { Deps, EnginePorts, SnapshotCodec } from "../engine";
 import type { Database } from "../db/client";
 
@@ -11,6 +12,8 @@ export interface LoopForPorts {
   config: unknown;
   /** Records the in-flight agent's process group and spend (crash recovery). */
   tracker?: AgentTracker;
+  /** Asks the operator about tool calls the loop's permission policy watches (Claude Code). */
+  permissions?: PermissionGate;
 }
 
 /** Builds the engine's ports (agent, scorers, verifier, ...) for one loop. */

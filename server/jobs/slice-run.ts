@@ -41,6 +41,7 @@ import { storeStrandedSpend } from "./spend-reports";
 import { SharedLimits } from "./shared-limits";
 import { LiveRecorder } from "./live-recorder";
 import type { JobRuntime } from "./runtime-deps";
+import { permissionGate } from "../loops/permission-prompts.service";
 
 export interface SliceResult {
   claimed: boolean;
@@ -162,6 +163,7 @@ export class SliceRun {
         agentKind: claimed.agentKind,
         config: claimed.config,
         tracker: (this.tracker = createAgentTracker(rt.db.prisma, loopId, owner)),
+        permissions: permissionGate({ db: rt.db, engine: rt.engine }),
       });
     } catch (error) {
       // Building the ports may read the database (secrets, settings): an outage

@@ -1,8 +1,11 @@
 // Finds loops that need a runtime and nobody is running: expired leases after
 // a crash, queued loops whose dispatch was lost, waits and approval deadlines
-// that came due. Runs at start and then periodically.
+// that came due; and permission prompts whose waiting process is gone (a restart):
+// their deadline's default, or a deny when the loop stopped. Runs at start and then periodically.
 import { findDueLoops } from "../db/loop-lease.repo";
 import type { Database } from "../db/client";
+import { settlePermissionPrompts } from "../loops/permission-prompts.service";
+import { systemDeps } from "./system-deps";
 import type { Dispatcher } from "./runtime-deps";
 
 export interface Sweeper {
@@ -24,6 +27,7 @@ export function startSweeper(
     try {
       const due = await findDueLoops(db.prisma, new Date(), batch);
       for (const id of due) dispatcher.dispatch(id);
+      await settlePermissionPrompts({ db, engine: systemDeps });
       return due.length;
     } catch (error) {
       console.warn(`sweeper: ${String(error)}`);

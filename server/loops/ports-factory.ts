@@ -18,6 +18,7 @@ import {
 import { loopEvidence } from "../agents/evidence/loop-evidence";
 import { evidenceSchema } from "./loop-definition";
 import type { AgentDeps, AgentTracker } from "../agents/deps";
+import type { PermissionGate } from "../agents/permission-server";
 import { prepareLoopEnvironment } from "./loop-environment";
 import { takeLoopBaselines } from "./loop-baseline";
 import { appDir } from "../app-dir";
@@ -174,7 +175,12 @@ export async function loopSecretValues(loopId: string, config: unknown): Promise
  * Its worktree's environment (.worktreeinclude, setup command) is prepared first, once per loop, and its
  * graded checks' baselines are taken before iteration 1 (loop-baseline.ts).
  */
-export async function createLoopPorts(loop: { id: string; config: unknown; tracker?: AgentTracker }) {
+export async function createLoopPorts(loop: {
+  id: string;
+  config: unknown;
+  tracker?: AgentTracker;
+  permissions?: PermissionGate;
+}) {
   const config = (loop.config ?? {}) as StoredConfig;
   const env = getEnv();
   const git = gitWorkspaceFor(loop.config);
@@ -185,6 +191,7 @@ export async function createLoopPorts(loop: { id: string; config: unknown; track
     secrets: loopSecretResolver(loop.id),
     allowHosts: env.RALPH_AGENT_ALLOW_HOSTS,
     tracker: loop.tracker,
+    permissions: loop.permissions,
   };
   await prepareLoopEnvironment({
     loopId: loop.id,

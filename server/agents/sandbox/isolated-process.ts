@@ -39,6 +39,8 @@ export interface ProcessRequest {
   extraEnv: Record<string, string>;
   /** Whose model API hosts the process may reach (a command agent's preset); null for checks and verifiers. */
   preset: CommandPreset | null;
+  /** Loopback `host:port`s of this run's own helpers (the permission server), forwarded like an admin's entries. */
+  extraHosts?: readonly string[];
 }
 
 /**
@@ -76,7 +78,7 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
 
   // As the sandbox applies them (loopback-hosts.ts): the admin's entries it cannot use are skipped (they
   // may serve the LLM and webhook adapters), the loop's own are a configuration error, as at create.
-  const admin = await sandboxHosts(isolation.allowHosts, "admin");
+  const admin = await sandboxHosts([...isolation.allowHosts, ...(req.extraHosts ?? [])], "admin");
   const own = await sandboxHosts(networkHosts(req.config.network, req.preset), "loop");
   if (own.problems.length > 0) {
     throw new AgentError("config", `network.hosts: ${own.problems.join("; ")}`, { retryable: false });
@@ -109,7 +111,8 @@ export async function prepareProcess(req: ProcessRequest): Promise<PreparedProce
     forwards: [...admin.forwards, ...own.forwards.filter((f) => !admin.forwards.some((a) => a.port === f.port))],
   };
   // The same sandbox, started once for this policy and entered by each command (warm-sandbox.ts).
-  if ((isolation.warm ?? getEnv().RALPH_SANDBOX_WARM) === "on") {
+  // A run with its own helper port gets its own sandbox: a warm one is shared by runs of one policy.
+  if ((isolation.warm ?? getEnv().RALPH_SANDBOX_WARM) === "on" && !req.extraHosts?.length) {
     const warm = await warmLaunch(req.argv, req.cwd, env, plan, admin.allowed);
     if (warm) return { argv: warm.argv, env: warm.env, secretValues, sandboxed, release: warm.release };
   }
