@@ -3,13 +3,13 @@
 // localStorage), a notice newer than any this tab has seen plays a short
 // chime. Polls the inbox while a signed-in page is open.
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 
 const KEY = "ralph-notice-sound";
 const EVENT = "ralph-notice-sound-changed";
 
-export function soundEnabled(): boolean {
+function soundEnabled(): boolean {
   try {
     return localStorage.getItem(KEY) === "on";
   } catch {
@@ -21,6 +21,14 @@ export function setSoundEnabled(on: boolean) {
   localStorage.setItem(KEY, on ? "on" : "off");
   window.dispatchEvent(new Event(EVENT));
 }
+
+const onSoundChange = (notify: () => void) => {
+  window.addEventListener(EVENT, notify);
+  return () => window.removeEventListener(EVENT, notify);
+};
+
+/** Whether this browser plays the sound (off while rendering on the server). */
+export const useSoundEnabled = () => useSyncExternalStore(onSoundChange, soundEnabled, () => false);
 
 /** A two-tone chime made on the spot (no audio file to fetch). */
 export function chime() {
@@ -39,13 +47,7 @@ export function chime() {
 
 export function NoticeSound() {
   const trpc = useTRPC();
-  const [on, setOn] = useState(false);
-  useEffect(() => {
-    const read = () => setOn(soundEnabled());
-    read();
-    window.addEventListener(EVENT, read);
-    return () => window.removeEventListener(EVENT, read);
-  }, []);
+  const on = useSoundEnabled();
   const inbox = useQuery({ ...trpc.notices.inbox.queryOptions(), enabled: on, refetchInterval: 10_000 });
   const seen = useRef<number | null>(null);
   useEffect(() => {

@@ -2,12 +2,15 @@
 // This browser's reach: Web Push on or off (the subscription goes to the
 // server, which sends classed notices to it), and the open tab's sound.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
-import { chime, setSoundEnabled, soundEnabled } from "./notice-sound";
+import { chime, setSoundEnabled, useSoundEnabled } from "./notice-sound";
+
+const pushSupported = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+const never = () => () => undefined;
 
 async function currentSubscription(): Promise<PushSubscription | null> {
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) return null;
@@ -21,11 +24,9 @@ export function PushSettings() {
   const queryClient = useQueryClient();
   const subscriptions = useQuery(trpc.notices.subscriptions.queryOptions());
   const [here, setHere] = useState<PushSubscription | null>(null);
-  const [supported, setSupported] = useState(true);
-  const [sound, setSound] = useState(false);
+  const supported = useSyncExternalStore(never, pushSupported, () => true);
+  const sound = useSoundEnabled();
   useEffect(() => {
-    setSupported("serviceWorker" in navigator && "PushManager" in window && "Notification" in window);
-    setSound(soundEnabled());
     void currentSubscription().then(setHere);
   }, []);
   const refresh = () => queryClient.invalidateQueries(trpc.notices.subscriptions.queryFilter());
@@ -89,7 +90,6 @@ export function PushSettings() {
             checked={sound}
             onChange={(e) => {
               setSoundEnabled(e.target.checked);
-              setSound(e.target.checked);
               if (e.target.checked) chime();
             }}
           />

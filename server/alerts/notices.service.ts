@@ -20,7 +20,7 @@ import {
 } from "../db/notices.repo";
 import { invalidInput } from "../errors";
 import { isTerminal } from "../loops/control-rules";
-import { noticeClassOf, noticeExcerpt, noticePath, NOTICE_CLASSES, type NoticeClass } from "../notice-classes";
+import { noticeClassOf, noticeExcerpt, noticePath, type NoticeClass } from "../notice-classes";
 import { sealSecret, type SecretKey } from "../secrets/secret-box";
 import { channelSecretRowId, channelUrlRowId } from "./alert-delivery.service";
 import type { PushKeys } from "./push-notice";
