@@ -52,7 +52,11 @@ async function sharePageLimited(pathname: string, headers: Headers): Promise<Res
 }
 
 export const config = {
-  // The app icons in public/ load on the sign-in page too, so they are never redirected.
+  // The app icons in public/ load on the sign-in page too, so they are never redirected; nor are the
+  // web app manifest and the service worker, which the browser fetches by itself.
   // API paths only when they hold a "%": the rest of the API never pays for the proxy.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icons/|robots.txt).*)", "/api/:path(.*%.*)"],
+  matcher: [
+    "/((?!api/|_next/static|_next/image|favicon.ico|icons/|robots.txt|sw.js|manifest.webmanifest).*)",
+    "/api/:path(.*%.*)",
+  ],
 };

@@ -4,6 +4,8 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/layout/app-nav";
 import { StorageBanner } from "@/components/layout/storage-banner";
+import { NoticeSound } from "@/components/notices/notice-sound";
+import { ServiceWorkerRegistrar } from "@/components/notices/service-worker";
 import { serverCaller } from "@/lib/trpc/server";
 import { TRPCReactProvider } from "@/lib/trpc/client";
 import "./globals.css";
@@ -11,6 +13,8 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Ralph Control", template: "%s · Ralph Control" },
   description: "Run AI agents in Ralph loops and stay in control of them.",
+  // Installable as a web app, which receives Web Push notices (public/sw.js).
+  manifest: "/manifest.webmanifest",
   // Files in public/: served as they are, outside the sign-in redirect (proxy.ts).
   icons: {
     icon: [
@@ -61,6 +65,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <TRPCReactProvider>
           {storage.ok ? null : <StorageBanner reason={storage.reason ?? "the data folder cannot be written"} />}
           <AppNav user={user} />
+          <ServiceWorkerRegistrar />
+          {user && <NoticeSound />}
           <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">{unreadable ? null : children}</main>
         </TRPCReactProvider>
       </body>

@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/loops/new", label: "New loop", operatorOnly: true },
   { href: "/races", label: "Races" },
   { href: "/queues", label: "Queues" },
+  { href: "/inbox", label: "Inbox" },
   { href: "/settings", label: "Settings" },
 ];
 

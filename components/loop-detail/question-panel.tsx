@@ -3,7 +3,7 @@
 // box: the answer goes into the next iteration's input; "continue without
 // answering" sends the standing instruction (choose, say so, go on) instead.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
 import type { LoopDetail } from "@/components/shared/api-types";
 import { errorMessage } from "@/components/shared/trpc-errors";
@@ -31,9 +31,18 @@ export function QuestionPanel({ detail }: { detail: LoopDetail }) {
     },
     onError: (error) => toast(errorMessage(error), "error", 8000),
   });
+  // A Question notice's deep link (?answer=1#answer) lands here with the answer box in view and focused.
+  const asked = Boolean(question && allowed.allowed);
+  useEffect(() => {
+    if (!asked || new URLSearchParams(window.location.search).get("answer") !== "1") return;
+    const box = document.getElementById(`${id}-answer`);
+    box?.scrollIntoView({ block: "center" });
+    box?.focus();
+  }, [asked, id]);
   if (!question) return null;
   return (
     <section
+      id="answer"
       data-testid="pending-question"
       aria-labelledby={`${id}-title`}
       className="rounded-xl border-2 border-amber-400 bg-amber-50/60 p-4 dark:border-amber-600 dark:bg-amber-950/40"

@@ -14,7 +14,9 @@ import type { Database } from "../db/client";
 import {
   approvalForAlert,
   claimDueDeliveries,
+  deleteChannel,
   eventForAlert,
+  PUSH_CHANNEL_KIND,
   loopForAlert,
   saveDeliveryMessage,
   settleDelivery,
@@ -24,6 +26,8 @@ import { openSecret, type SecretKey } from "../secrets/secret-box";
 import type { AlertKind } from "../alert-kinds";
 import { bodyFor, buildAlertMessage, type AlertMessage } from "./alert-messages";
 import { SIGNATURE_HEADER, signBody } from "./alert-signing";
+import type { VapidKeys } from "../secrets/vapid-keys";
+import { pushNoticeOf, pushRequest, type PushKeys } from "./push-notice";
 
 export interface DeliveryPolicy {
   /** First retry after about this long; each further one waits twice as long. */
@@ -55,6 +59,8 @@ export interface DeliveryDeps {
   allowHosts: readonly string[];
   /** Unique per deliverer process: the lease owner. */
   owner: string;
+  /** The server's VAPID keys, for browsers' push subscriptions (channels of kind "webpush"). */
+  vapid?: VapidKeys;
   policy?: Partial<DeliveryPolicy>;
 }
 
@@ -93,6 +99,31 @@ async function messageFor(db: Database, row: ClaimedDelivery, deps: DeliveryDeps
 
 type Outcome = "delivered" | "retry" | "dead" | "lost";
 
+/** A push service's word that the subscription is gone (the browser revoked it): never retried. */
+const SUBSCRIPTION_GONE = new Set([404, 410]);
+
+/** The request for one row: a signed JSON POST, or for a push subscription an encrypted Web Push. */
+function requestFor(row: ClaimedDelivery, message: AlertMessage, url: string, secret: string, deps: DeliveryDeps) {
+  if (row.channel.kind === PUSH_CHANNEL_KIND) {
+    if (!deps.vapid) throw new Error("this deliverer has no VAPID keys for push subscriptions");
+    const push = pushRequest(url, JSON.parse(secret) as PushKeys, pushNoticeOf(message), deps.vapid, deps.publicUrl);
+    return { method: "POST", body: new Uint8Array(push.body), headers: push.headers };
+  }
+  const body = JSON.stringify(bodyFor(row.channel.kind, message));
+  return {
+    method: "POST",
+    body,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "RalphControl-Alerts/1",
+      "idempotency-key": row.id,
+      "x-ralph-delivery": row.id,
+      "x-ralph-alert": row.kind,
+      [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(deps.now() / 1000)),
+    },
+  };
+}
+
 async function deliverOne(db: Database, row: ClaimedDelivery, deps: DeliveryDeps, policy: DeliveryPolicy) {
   const send = guardedFetch(deps.allowHosts);
   let httpStatus: number | null = null;
@@ -102,18 +133,8 @@ async function deliverOne(db: Database, row: ClaimedDelivery, deps: DeliveryDeps
     const message = await messageFor(db, row, deps);
     const url = openSecret(deps.key, channelUrlRowId(row.channel.id), row.channel.urlCiphertext);
     const secret = openSecret(deps.key, channelSecretRowId(row.channel.id), row.channel.secretCiphertext);
-    const body = JSON.stringify(bodyFor(row.channel.kind, message));
     const response = await send(url, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "RalphControl-Alerts/1",
-        "idempotency-key": row.id,
-        "x-ralph-delivery": row.id,
-        "x-ralph-alert": row.kind,
-        [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(deps.now() / 1000)),
-      },
+      ...requestFor(row, message, url, secret, deps),
       signal: AbortSignal.timeout(policy.timeoutMs),
     });
     httpStatus = response.status;
@@ -128,6 +149,12 @@ async function deliverOne(db: Database, row: ClaimedDelivery, deps: DeliveryDeps
     }
     error = `HTTP ${httpStatus}`;
     permanent = PERMANENT.has(httpStatus);
+    if (row.channel.kind === PUSH_CHANNEL_KIND && SUBSCRIPTION_GONE.has(httpStatus)) {
+      // The browser revoked it: the subscription goes (its delivery rows with it), so nothing retries it.
+      await deleteChannel(db.prisma, row.channel.id);
+      console.warn(`Push subscription ${row.channel.id} removed: the push service answered ${httpStatus}`);
+      return "dead";
+    }
   } catch (caught) {
     const e = caught as Error;
     error = e.name === "TimeoutError" ? `no answer within ${policy.timeoutMs} ms` : e.message || String(e);

@@ -3,11 +3,12 @@
 // same body) and formats it for the channel.
 //
 // Generic webhook body (schema version 1), signed (see alert-signing.ts):
-//   { version: 1, id, kind, title, summary, url, at,
+//   { version: 1, id, kind, class, excerpt, title, summary, url, at,
 //     event: { id, type, reason, actor } | null,
 //     loop: { id, name, goal, status, stopType, health, iteration, maxIterations, costUsd, budgetUsd, bestScore } | null,
 //     data: <the event's payload> }
 import type { AlertKind } from "../alert-kinds";
+import { noticeClassOf, noticeExcerpt, noticePath, type NoticeClass } from "../notice-classes";
 
 export interface AlertLoop {
   id: string;
@@ -37,6 +38,10 @@ export interface AlertMessage {
   version: 1;
   id: string;
   kind: AlertKind | "test";
+  /** What it is about (server/notice-classes.ts); null for a test message. */
+  class: NoticeClass | null;
+  /** The words that say why: the agent's question, the stop reason. */
+  excerpt: string;
   title: string;
   summary: string;
   url: string;
@@ -122,13 +127,18 @@ export function buildAlertMessage(input: {
       ? "Test alert from Ralph Control: this channel works"
       : titleFor(input.kind, `"${name}"`, event, input.approval ?? null);
   const { stopReason: _reason, ...loopFacts } = loop ?? ({} as AlertLoop);
+  const noticeClass = input.kind === "test" || !event ? null : noticeClassOf(event);
   return {
     version: 1,
     id: input.id,
     kind: input.kind,
+    class: noticeClass,
+    excerpt: event ? noticeExcerpt(event) : "This channel works",
     title,
     summary: loop ? stateLine(loop) : "No loop: sent from Settings → Alerts",
-    url: loop ? `${input.publicUrl}/loops/${loop.id}` : `${input.publicUrl}/settings`,
+    url: loop
+      ? `${input.publicUrl}${noticeClass ? noticePath(noticeClass, loop.id) : `/loops/${loop.id}`}`
+      : `${input.publicUrl}/settings`,
     at: (event?.createdAt ?? input.now).toISOString(),
     event: event ? { id: event.id, type: event.type, reason: event.reason, actor: event.actor } : null,
     loop: loop ? loopFacts : null,

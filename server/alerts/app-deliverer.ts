@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { getDatabase } from "../db/database";
 import { getEnv } from "../env";
+import { getVapidKeys } from "../secrets/vapid-keys";
 import { getSecretKey } from "../secrets/secret-key";
 import { startAlertDeliverer, type AlertDeliverer } from "./alert-delivery.service";
 import { checkAlarms, type AlarmState } from "./alarm-check.service";
@@ -39,6 +40,7 @@ export function startAppAlertDeliverer(onEventsWritten?: () => void): AlertDeliv
     publicUrl: (env.RALPH_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     allowHosts: env.RALPH_ALERT_ALLOW_HOSTS,
     owner: `app-${process.pid}-${randomUUID()}`,
+    vapid: getVapidKeys(),
   });
   return globalForAlerts.ralphAlertDeliverer;
 }

@@ -1,4 +1,5 @@
 import { alertsRouter } from "./routers/alerts.router";
+import { noticesRouter } from "./routers/notices.router";
 import { authRouter } from "./routers/auth.router";
 import { checksRouter } from "./routers/checks.router";
 import { eventsRouter } from "./routers/events.router";
@@ -25,6 +26,7 @@ export const appRouter = router({
   checks: checksRouter,
   tokens: tokensRouter,
   alerts: alertsRouter,
+  notices: noticesRouter,
   landing: landingRouter,
   permissions: permissionsRouter,
 });

@@ -4,6 +4,7 @@
 // to the next one when the lease runs out, and two never send the same
 // attempt.
 import { alertKindOf, type AlertKind } from "../alert-kinds";
+import { noticeClassOf } from "../notice-classes";
 import type { Db } from "./prisma-client";
 import type { Tx } from "./tx";
 
@@ -41,19 +42,35 @@ export function alertsOf<E extends { type: string; payload: unknown }>(events: E
  * mutes. Pure, so the Prisma path and the lean step commit fill it alike.
  */
 export function deliveryRows(
-  alerts: { event: { id: number; loopId: string | null }; kind: AlertKind }[],
-  channels: { id: string; events: string; loopIds: string }[],
+  alerts: { event: { id: number; loopId: string | null; type: string; payload: unknown }; kind: AlertKind }[],
+  channels: { id: string; events: string; loopIds: string; createdById?: string | null }[],
   mutes: { loopId: string; kind: string }[],
   now: Date,
+  /** Users' own mutes: they silence only that user's push subscriptions (channels they created). */
+  userMutes: NoticeMuteRow[] = [],
 ) {
   const muted = (loopId: string | null, kind: AlertKind) =>
     mutes.some((m) => m.loopId === loopId && (m.kind === kind || m.kind === "*"));
+  const mutedFor = (
+    userId: string | null | undefined,
+    loopId: string | null,
+    event: { type: string; payload: unknown },
+  ) => {
+    const cls = noticeClassOf(event);
+    return userMutes.some(
+      (m) =>
+        m.userId === userId &&
+        (m.loopId === "" || m.loopId === loopId) &&
+        (m.noticeClass === "*" || m.noticeClass === cls),
+    );
+  };
   return alerts.flatMap(({ event, kind }) =>
     muted(event.loopId, kind)
       ? []
       : channels
           .filter((c) => eventsOf(c).includes(kind))
           .filter((c) => !c.loopIds || (event.loopId !== null && loopIdsOf(c).includes(event.loopId)))
+          .filter((c) => !c.createdById || !mutedFor(c.createdById, event.loopId, event))
           .map((c) => ({
             id: deliveryIdFor(event.id, c.id),
             channelId: c.id,
@@ -76,7 +93,7 @@ export async function enqueueAlerts(
   if (alerts.length === 0) return 0;
   const channels = await tx.alertChannel.findMany({
     where: { enabled: true },
-    select: { id: true, events: true, loopIds: true },
+    select: { id: true, events: true, loopIds: true, kind: true, createdById: true },
   });
   if (channels.length === 0) return 0;
   const loopIds = [...new Set(alerts.flatMap((a) => (a.event.loopId ? [a.event.loopId] : [])))];
@@ -84,10 +101,34 @@ export async function enqueueAlerts(
     where: { loopId: { in: loopIds }, OR: [{ until: null }, { until: { gt: now } }] },
     select: { loopId: true, kind: true },
   });
-  const rows = deliveryRows(alerts, channels, mutes, now);
+  const pushUsers = pushChannelUsers(channels);
+  const userMutes = pushUsers.length
+    ? await tx.noticeMute.findMany({
+        where: { userId: { in: pushUsers } },
+        select: { userId: true, loopId: true, noticeClass: true },
+      })
+    : [];
+  const rows = deliveryRows(alerts, pushChannels(channels), mutes, now, userMutes);
   if (rows.length) await tx.alertDelivery.createMany({ data: rows });
   return rows.length;
 }
+
+export interface NoticeMuteRow {
+  userId: string;
+  loopId: string;
+  noticeClass: string;
+}
+
+/** The channel kind of a browser's push subscription (one channel per subscription, owned by its user). */
+export const PUSH_CHANNEL_KIND = "webpush";
+
+/** Keeps the owner only on push channels: a shared webhook is never silenced by one user's mute. */
+export const pushChannels = <C extends { kind: string; createdById: string | null }>(channels: C[]) =>
+  channels.map((c) => ({ ...c, createdById: c.kind === PUSH_CHANNEL_KIND ? c.createdById : null }));
+
+export const pushChannelUsers = (channels: { kind: string; createdById: string | null }[]) => [
+  ...new Set(channels.flatMap((c) => (c.kind === PUSH_CHANNEL_KIND && c.createdById ? [c.createdById] : []))),
+];
 
 export function insertTestDelivery(prisma: Db, row: { id: string; channelId: string; now: Date }) {
   return prisma.alertDelivery.create({

@@ -4,7 +4,7 @@
 // PostgreSQL driver awaits each one. Each driver hands it its database's value
 // encoding (step-encoding.ts); the SQL itself is the same on both.
 import { ALERTABLE_EVENT_TYPES } from "../alert-kinds";
-import { alertsOf, deliveryRows } from "./alerts.repo";
+import { alertsOf, deliveryRows, pushChannelUsers, pushChannels } from "./alerts.repo";
 import { ControlAlreadySettledError } from "./controls.repo";
 import { toRow, type NewLoopEvent } from "./events.repo";
 import { Prisma } from "./generated/sqlite/client";
@@ -113,9 +113,9 @@ function* appendEvents(
   );
   if (alerts.length === 0) return;
   const channels = (yield {
-    sql: `SELECT "id", "events", "loopIds" FROM "AlertChannel" WHERE "enabled" = ?`,
+    sql: `SELECT "id", "events", "loopIds", "kind", "createdById" FROM "AlertChannel" WHERE "enabled" = ?`,
     params: [encodeValue(encoding, "AlertChannel", "enabled", true)],
-  }).rows as { id: string; events: string; loopIds: string }[];
+  }).rows as { id: string; events: string; loopIds: string; kind: string; createdById: string | null }[];
   if (channels.length === 0) return;
   const loopIds = [...new Set(alerts.flatMap((a) => (a.event.loopId ? [a.event.loopId] : [])))];
   const mutes = loopIds.length
@@ -124,7 +124,14 @@ function* appendEvents(
         params: [...loopIds, encodeValue(encoding, "AlertMute", "until", now)],
       }).rows as { loopId: string; kind: string }[])
     : [];
-  const deliveries = deliveryRows(alerts, channels, mutes, now);
+  const pushUsers = pushChannelUsers(channels);
+  const userMutes = pushUsers.length
+    ? ((yield {
+        sql: `SELECT "userId", "loopId", "noticeClass" FROM "NoticeMute" WHERE "userId" IN (${marks(pushUsers.length)})`,
+        params: pushUsers,
+      }).rows as { userId: string; loopId: string; noticeClass: string }[])
+    : [];
+  const deliveries = deliveryRows(alerts, pushChannels(channels), mutes, now, userMutes);
   if (deliveries.length) yield insert(encoding, "AlertDelivery", deliveries);
 }
 

@@ -159,6 +159,22 @@ describeEachProvider("lean step commit", ({ db }) => {
         events: "loop_ended",
       },
     });
+    // Two users' push subscriptions; one of them muted "done" notices everywhere: only the other gets a row.
+    const [muter, listener] = [randomUUID(), randomUUID()];
+    for (const userId of [muter, listener])
+      await db().prisma.alertChannel.create({
+        data: {
+          id: randomUUID(),
+          name: `push-${randomUUID()}`,
+          kind: "webpush",
+          urlCiphertext: "x",
+          urlHost: "h",
+          secretCiphertext: "s",
+          events: "loop_ended",
+          createdById: userId,
+        },
+      });
+    await db().prisma.noticeMute.create({ data: { userId: muter, loopId: "", noticeClass: "done" } });
     const viaPrisma = await loop("me");
     const viaLean = await loop("me");
     for (const loopId of [viaPrisma, viaLean])
@@ -195,12 +211,12 @@ describeEachProvider("lean step commit", ({ db }) => {
     expect(got.raw.iteration?.output).toBe("out \uFFFD put");
     expect(got.raw.iteration?.verification).toBe("a json string");
     expect(got.raw.iteration?.reflection).toBeNull();
-    expect(got.deliveryIds).toHaveLength(1);
+    expect(got.deliveryIds).toHaveLength(2);
     expect(got.deliveryIds[0]).toMatch(/^evt-\d+-/);
     // A deliverer finds the row due, comparing the lean path's timestamp in SQL.
     expect(
       await db().prisma.alertDelivery.count({ where: { loopId: viaLean, nextAttemptAt: { lte: new Date() } } }),
-    ).toBe(1);
+    ).toBe(2);
     // The left-over request was rejected with its event, as the loop ended.
     expect(got.controls.map((c: { status: string }) => c.status).sort()).toEqual(["applied", "applied", "rejected"]);
     // Timestamps written by the lean path compare in SQL like Prisma's own.

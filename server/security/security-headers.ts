@@ -19,6 +19,9 @@ export function pageCsp(nonce: string, options: { dev: boolean }): string {
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
+    // The service worker (public/sw.js, Web Push notices): 'strict-dynamic' would otherwise refuse it.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
