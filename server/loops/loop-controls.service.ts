@@ -221,18 +221,22 @@ async function applyNow(
   });
   const actors = new Map([[row.actor, row.actorId]]);
   try {
-    await svc.db.loopStore.commitStep({
-      loopId,
-      fence: { version },
-      loop: { ...loopPatch(plan.snapshot, plan.decision, at), status: plan.status },
-      ended: isTerminal(plan.status),
-      checkpoint: checkpoint.row,
-      events: eventRows(plan.events, actors),
-      acks: [],
-      newControls: [{ ...row, status: plan.ack.outcome, result: plan.ack.note }],
-      openApproval: openApproval(plan.snapshot, plan.decision),
-      decidedApprovals: decidedApprovals(plan.events, actors),
-    });
+    await svc.db.loopStore.commitStep(
+      {
+        loopId,
+        fence: { version },
+        loop: { ...loopPatch(plan.snapshot, plan.decision, at), status: plan.status },
+        ended: isTerminal(plan.status),
+        checkpoint: checkpoint.row,
+        events: eventRows(plan.events, actors),
+        acks: [],
+        newControls: [{ ...row, status: plan.ack.outcome, result: plan.ack.note }],
+        openApproval: openApproval(plan.snapshot, plan.decision),
+        decidedApprovals: decidedApprovals(plan.events, actors),
+      },
+      // A click commits at once, never queued behind runtimes' batches of other loops.
+      { urgent: true },
+    );
     return true;
   } catch (error) {
     if (error instanceof StaleLoopError) return false;

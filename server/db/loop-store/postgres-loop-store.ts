@@ -6,7 +6,7 @@
 // stays on Prisma.
 import type { Db } from "../prisma-client";
 import { CLAIMED_SELECT, type ClaimedLoop } from "../claimed-loop";
-import { GroupCommitter } from "../group-commit";
+import { GroupCommitter, type CommitOptions } from "../group-commit";
 import { claimableWhere, LeaseLostError } from "../loop-lease.repo";
 import { PG_STEP_POOL, type PgStepPool } from "../pg-step-pool";
 import type { GroupCommitStats } from "../step-commit-slot";
@@ -40,7 +40,7 @@ export class PostgresLoopStore implements LoopStore {
     this.committer = new GroupCommitter(
       new PgStepDriver(pool),
       groupCommitMs,
-      { maxBatch: 16, concurrency: PG_STEP_POOL },
+      { maxBatch: 16, concurrency: PG_STEP_POOL, urgentLanes: 1 },
       stats,
     );
   }
@@ -120,8 +120,8 @@ export class PostgresLoopStore implements LoopStore {
     return decodePendingControls(POSTGRES_ENCODING, rows);
   }
 
-  commitStep(write: StepWrite): Promise<StepCommitResult> {
-    return this.committer.commit(write);
+  commitStep(write: StepWrite, options?: CommitOptions): Promise<StepCommitResult> {
+    return this.committer.commit(write, options);
   }
 
   fail(loopId: string, owner: string, reason: string, now: Date) {

@@ -5,7 +5,7 @@
 // process), stay on Prisma.
 import type { Db } from "../prisma-client";
 import { CLAIMED_COLUMNS_SQL, CLAIMED_SELECT, type ClaimedLoop } from "../claimed-loop";
-import { GroupCommitter } from "../group-commit";
+import { GroupCommitter, type CommitOptions } from "../group-commit";
 import {
   claimableWhere,
   CONTROLLABLE_STATUSES,
@@ -169,8 +169,8 @@ export class SqliteLoopStore implements LoopStore {
     return decodePendingControls(SQLITE_ENCODING, rows);
   }
 
-  commitStep(write: StepWrite): Promise<StepCommitResult> {
-    return this.committer.commit(write);
+  commitStep(write: StepWrite, options?: CommitOptions): Promise<StepCommitResult> {
+    return this.committer.commit(write, options);
   }
 
   fail(loopId: string, owner: string, reason: string, now: Date) {
