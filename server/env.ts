@@ -68,6 +68,11 @@ const envSchema = z.object({
     .enum(["true", "false"])
     .default("true")
     .transform((v) => v === "true"),
+  // Logs each operator control's server-side steps (ms) as one JSON line: where a click's time goes.
+  RALPH_CONTROL_TIMINGS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   RALPH_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
   RALPH_HEARTBEAT_MS: z.coerce.number().int().min(50).default(2_000),
   // How long the merge queue lets a landing's evidence re-run take before it needs review (30 minutes).

@@ -37,6 +37,28 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
     );
   });
 
+  it("an urgent write (an operator's control) commits at once, ahead of steps waiting for company", async () => {
+    // A wide window: the second loop's step waits for company for 5 s.
+    const grouped = openDatabase(temp().target, { groupCommitMs: 5_000 });
+    let queued: Promise<unknown> = Promise.resolve();
+    try {
+      const [first, second, clicked] = [await loop("me"), await loop("me"), await loop("me")];
+      const committing = grouped.loopStore.commitStep(iterationStep(first, 1, "me", AT));
+      let queuedDone = false;
+      queued = grouped.loopStore.commitStep(iterationStep(second, 1, "me", AT)).finally(() => {
+        queuedDone = true;
+      });
+      // Old code: the urgent write joined the queue and waited out the 5 s window with it.
+      await grouped.loopStore.commitStep(iterationStep(clicked, 1, "me", AT), { urgent: true });
+      expect(queuedDone).toBe(false);
+      expect(await db().prisma.iteration.count({ where: { loopId: clicked } })).toBe(1);
+      await committing;
+    } finally {
+      await grouped.close();
+      await Promise.allSettled([queued]);
+    }
+  });
+
   it("group commit: concurrent steps share transactions, and one failing fence fails alone", async () => {
     // A database of its own with a wide window, so the batches are certain to form.
     const grouped = openDatabase(temp().target, { groupCommitMs: 20 });

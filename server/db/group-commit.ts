@@ -24,8 +24,20 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+/** How a write is queued. */
+export interface CommitOptions {
+  /**
+   * An operator's control applied on an idle loop: it commits alone and ahead
+   * of every queued runtime write, without waiting for company, so a click is
+   * never held behind other loops' batches (issue 31: control -> other tab).
+   */
+  urgent?: boolean;
+}
+
 export class GroupCommitter {
   private queue: Waiting[] = [];
+  /** Urgent writes: each one its own transaction, started before any queued batch. */
+  private urgent: Waiting[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private due = false;
   private running = 0;
@@ -36,17 +48,25 @@ export class GroupCommitter {
   /**
    * `windowMs`: how long the first write of a batch waits for company (0: every
    * write commits alone, at once). `maxBatch` flushes early; `concurrency` is
-   * how many batches may be committing at once (SQLite has one writer anyway).
+   * how many batches may be committing at once (SQLite has one writer anyway);
+   * `urgentLanes`: how many urgent writes may commit beyond that (PostgreSQL:
+   * its pool has connections to spare; SQLite: 0, an urgent write goes next).
    */
   constructor(
     private readonly driver: StepDriver,
     readonly windowMs: number,
-    private readonly options: { maxBatch: number; concurrency: number },
+    private readonly options: { maxBatch: number; concurrency: number; urgentLanes?: number },
     readonly stats: GroupCommitStats = { transactions: 0, writes: 0, largestBatch: 0 },
   ) {}
 
-  commit(write: StepWrite): Promise<StepCommitResult> {
+  commit(write: StepWrite, options: CommitOptions = {}): Promise<StepCommitResult> {
     if (this.closed) return Promise.reject(new DatabaseClosedError(write.loopId));
+    if (options.urgent) {
+      return new Promise((resolve, reject) => {
+        this.urgent.push({ write, resolve, reject });
+        this.kick();
+      });
+    }
     // Off: one write per transaction, still at most `concurrency` at once (a
     // pool's own queue would time out waiting under load and fail commits).
     if (this.windowMs <= 0) {
@@ -81,7 +101,8 @@ export class GroupCommitter {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    for (const waiting of this.queue.splice(0)) waiting.reject(new DatabaseClosedError(waiting.write.loopId));
+    for (const waiting of [...this.urgent.splice(0), ...this.queue.splice(0)])
+      waiting.reject(new DatabaseClosedError(waiting.write.loopId));
     await Promise.allSettled([...this.inFlight]);
     await this.driver.close();
   }
@@ -99,6 +120,8 @@ export class GroupCommitter {
   }
 
   private kick() {
+    const urgentLimit = this.options.concurrency + (this.options.urgentLanes ?? 0);
+    while (this.urgent.length && this.running < urgentLimit) this.run(this.urgent.splice(0, 1));
     while (this.due && this.queue.length && this.running < this.options.concurrency) {
       const batch = this.queue.splice(0, this.windowMs <= 0 ? 1 : this.options.maxBatch);
       if (this.queue.length === 0) {
@@ -106,27 +129,31 @@ export class GroupCommitter {
         if (this.timer) clearTimeout(this.timer);
         this.timer = null;
       }
-      this.running++;
-      this.count(batch.length);
-      const running: Promise<unknown> = this.driver
-        .runBatch(batch.map((w) => w.write))
-        .then(
-          (outcomes) =>
-            batch.forEach((w, i) => {
-              const outcome = outcomes[i]!;
-              if (outcome.ok) w.resolve(outcome.value);
-              else w.reject(outcome.error);
-            }),
-          (error: unknown) => batch.forEach((w) => w.reject(error)),
-        )
-        .finally(() => {
-          this.inFlight.delete(running);
-          this.running--;
-          // What arrived during that commit has waited already: it goes next.
-          if (this.queue.length) this.due = true;
-          this.kick();
-        });
-      this.inFlight.add(running);
+      this.run(batch);
     }
+  }
+
+  private run(batch: Waiting[]) {
+    this.running++;
+    this.count(batch.length);
+    const running: Promise<unknown> = this.driver
+      .runBatch(batch.map((w) => w.write))
+      .then(
+        (outcomes) =>
+          batch.forEach((w, i) => {
+            const outcome = outcomes[i]!;
+            if (outcome.ok) w.resolve(outcome.value);
+            else w.reject(outcome.error);
+          }),
+        (error: unknown) => batch.forEach((w) => w.reject(error)),
+      )
+      .finally(() => {
+        this.inFlight.delete(running);
+        this.running--;
+        // What arrived during that commit has waited already: it goes next.
+        if (this.queue.length) this.due = true;
+        this.kick();
+      });
+    this.inFlight.add(running);
   }
 }

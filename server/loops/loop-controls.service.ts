@@ -28,6 +28,7 @@ import { StaleLoopError } from "../db/step-errors";
 import { conflict, invalidInput, notFound } from "../errors";
 import { notifyEventsWritten } from "../events/event-wakeups";
 import { planControl, type ControlPlan } from "./control-plan";
+import { startControlTimings } from "./control-timings";
 import { CONTROL_LABELS, displayStatus, isTerminal } from "./control-rules";
 import { actorName, type ActingAs, type LoopServices } from "./loop-services";
 import { readStoredCheckpoint, type StoredSnapshot } from "./loop-snapshot";
@@ -64,6 +65,7 @@ export async function requestControl(
   const actorId = acting.actor.id;
   const reason = acting.reason?.trim() || null;
   const label = CONTROL_LABELS[command.kind].toLowerCase();
+  const timings = startControlTimings(loopId, command.kind);
 
   // The loop may change between reading and writing (a runtime claims it,
   // another control lands): the write is fenced, and then we decide again.
@@ -72,9 +74,11 @@ export async function requestControl(
     if (attempt > 0)
       await new Promise((resolve) => setTimeout(resolve, Math.floor(svc.engine.random() * 10 * attempt)));
     const target = await controlTarget(svc.db.prisma, loopId);
+    timings.mark(`read${attempt}`);
     if (!target) throw notFound("Loop", loopId);
     const { loop } = target;
     const stored = await readSnapshot(target.checkpoint, svc);
+    timings.mark(`snapshot${attempt}`);
     const snapshot = stored?.snapshot ?? null;
     if (command.kind === "update_limits" && snapshot) {
       try {
@@ -160,8 +164,10 @@ export async function requestControl(
             displayStatus: displayStatus({ status: loop.status, pendingKinds: [...target.pendingKinds, command.kind] }),
           }),
         );
+        timings.mark(`storeDeferred${attempt}`);
         if (!stored) continue;
         void notifyEventsWritten(svc.db);
+        timings.done({ outcome: "stored", attempts: attempt + 1 });
         // Nobody holds the loop (its checkpoint is unreadable), or the runtime that did is gone
         // (its lease ran out): get one to apply it.
         if (!loop.leaseOwner || (loop.leaseExpiresAt && loop.leaseExpiresAt.getTime() < now)) {
@@ -175,8 +181,11 @@ export async function requestControl(
         };
       }
       case "apply": {
-        if (!(await applyNow(svc, loopId, loop.version, plan, row, now, stored))) continue;
+        const applied = await applyNow(svc, loopId, loop.version, plan, row, now, stored);
+        timings.mark(`applyNow${attempt}`);
+        if (!applied) continue;
         void notifyEventsWritten(svc.db);
+        timings.done({ outcome: "applied", attempts: attempt + 1 });
         if (plan.wake) svc.dispatcher.dispatch(loopId);
         const at = nextRunAtFor(plan.decision);
         if (at) svc.dispatcher.dispatchAt(loopId, at);
@@ -221,18 +230,22 @@ async function applyNow(
   });
   const actors = new Map([[row.actor, row.actorId]]);
   try {
-    await svc.db.loopStore.commitStep({
-      loopId,
-      fence: { version },
-      loop: { ...loopPatch(plan.snapshot, plan.decision, at), status: plan.status },
-      ended: isTerminal(plan.status),
-      checkpoint: checkpoint.row,
-      events: eventRows(plan.events, actors),
-      acks: [],
-      newControls: [{ ...row, status: plan.ack.outcome, result: plan.ack.note }],
-      openApproval: openApproval(plan.snapshot, plan.decision),
-      decidedApprovals: decidedApprovals(plan.events, actors),
-    });
+    await svc.db.loopStore.commitStep(
+      {
+        loopId,
+        fence: { version },
+        loop: { ...loopPatch(plan.snapshot, plan.decision, at), status: plan.status },
+        ended: isTerminal(plan.status),
+        checkpoint: checkpoint.row,
+        events: eventRows(plan.events, actors),
+        acks: [],
+        newControls: [{ ...row, status: plan.ack.outcome, result: plan.ack.note }],
+        openApproval: openApproval(plan.snapshot, plan.decision),
+        decidedApprovals: decidedApprovals(plan.events, actors),
+      },
+      // A click commits at once, never queued behind runtimes' batches of other loops.
+      { urgent: true },
+    );
     return true;
   } catch (error) {
     if (error instanceof StaleLoopError) return false;

@@ -5,6 +5,7 @@
 // is on. Prisma keeps the cold paths (create, lists, detail pages, services).
 import type { InflightAgent } from "../agent-runs.repo";
 import type { ClaimedLoop } from "../claimed-loop";
+import type { CommitOptions } from "../group-commit";
 import type { PendingControl, StepCommitResult, StepWrite } from "../step-write";
 
 export type { ClaimedLoop };
@@ -89,7 +90,7 @@ export interface LoopStore {
    * holds). Returns whether the lease was given back: a runtime keeps it when
    * requests arrived after it read them, and applies them next.
    */
-  commitStep(write: StepWrite): Promise<StepCommitResult>;
+  commitStep(write: StepWrite, options?: CommitOptions): Promise<StepCommitResult>;
   /** Gives up on a loop the runtime cannot run (bad checkpoint, unusable config), releasing its lease. */
   fail(loopId: string, owner: string, reason: string, now: Date): Promise<void>;
   /**

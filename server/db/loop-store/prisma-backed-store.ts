@@ -2,7 +2,7 @@
 // (prisma-steps.ts) and the step commit's hand-off to the store's group
 // committer. Each store adds its own claim, reads and lease renewal.
 import type { Db } from "../prisma-client";
-import type { GroupCommitter } from "../group-commit";
+import type { CommitOptions, GroupCommitter } from "../group-commit";
 import type { StepCommitResult, StepWrite } from "../step-write";
 import { failLoop, fenceLaunch, recordCrashedAttempt } from "./prisma-steps";
 
@@ -19,8 +19,8 @@ export abstract class PrismaBackedStore {
     return fenceLaunch(this.prisma, loopId, owner, attempt, now, ttlMs);
   }
 
-  commitStep(write: StepWrite): Promise<StepCommitResult> {
-    return this.committer.commit(write);
+  commitStep(write: StepWrite, options?: CommitOptions): Promise<StepCommitResult> {
+    return this.committer.commit(write, options);
   }
 
   fail(loopId: string, owner: string, reason: string, now: Date) {
