@@ -7,10 +7,10 @@
 //            -> commit-tree -> update-ref, the diff beside the commit (git-snapshot.ts)
 //   add-all: `git add --all` instead of status + update-index (no untracked cache in add)
 //   commit:  status -> update-index -> `git commit` (write-tree, commit, ref in one process) -> diff
-// Measured 2026-11-28 at load 15-21 on 2 cores, 8 samples, medians (ms):
-//   status 268 / 281; current 525 / 698; add-all 629; commit 772; a bare `git --version` 27-32.
-// Both alternatives are slower than the current sequence; what remains is `git status`'s scan
-// plus ~4 sequential git spawns (~30 ms each under that load).
+// Measured 2026-11-28 on 2 cores, medians (ms). 8 samples at load 15-21: status 268 / 281,
+// current 525 / 698, add-all 629, commit 772, a bare `git --version` 27-32. 3 samples at load 15-19:
+// status 193, current 488, add-all 473, commit 441, spawn 21. No variant wins beyond the noise; the
+// snapshot stays ~2.3-2.5x status: status's scan plus ~4 sequential git spawns (20-30 ms each loaded).
 // Run: npx tsx bench/snapshot-variants.ts [samples]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
