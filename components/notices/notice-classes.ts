@@ -1,5 +1,5 @@
 // The notice classes as the browser names them. The classes themselves come
-// from the server (server/notice-classes.ts) through the router's types, so a
+// from the server (server/alert-kinds.ts) through the router's types, so a
 // class added there fails to compile here until it has a label.
 import type { RouterOutputs } from "@/components/shared/api-types";
 

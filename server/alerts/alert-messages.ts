@@ -7,8 +7,7 @@
 //     event: { id, type, reason, actor } | null,
 //     loop: { id, name, goal, status, stopType, health, iteration, maxIterations, costUsd, budgetUsd, bestScore } | null,
 //     data: <the event's payload> }
-import type { AlertKind } from "../alert-kinds";
-import { noticeClassOf, noticeExcerpt, noticePath, type NoticeClass } from "../notice-classes";
+import { noticeClassOf, noticeExcerpt, noticePath, type AlertKind, type NoticeClass } from "../alert-kinds";
 
 export interface AlertLoop {
   id: string;
@@ -38,7 +37,7 @@ export interface AlertMessage {
   version: 1;
   id: string;
   kind: AlertKind | "test";
-  /** What it is about (server/notice-classes.ts); null for a test message. */
+  /** What it is about (server/alert-kinds.ts); null for a test message. */
   class: NoticeClass | null;
   /** The words that say why: the agent's question, the stop reason. */
   excerpt: string;

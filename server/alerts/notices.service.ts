@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { checkOutboundUrl } from "../agents/ssrf-guard";
 import { AgentError } from "../agents/agent-error";
-import { ALERT_KINDS } from "../alert-kinds";
+import { ALERT_KINDS, noticeClassOf, noticeExcerpt, noticePath, type NoticeClass } from "../alert-kinds";
 import type { Database } from "../db/client";
 import { insertChannel, PUSH_CHANNEL_KIND } from "../db/alerts.repo";
 import { appendEvents } from "../db/events.repo";
@@ -20,7 +20,6 @@ import {
 } from "../db/notices.repo";
 import { invalidInput } from "../errors";
 import { isTerminal } from "../loops/control-rules";
-import { noticeClassOf, noticeExcerpt, noticePath, type NoticeClass } from "../notice-classes";
 import { sealSecret, type SecretKey } from "../secrets/secret-box";
 import { channelSecretRowId, channelUrlRowId } from "./alert-delivery.service";
 import type { PushKeys } from "./push-notice";

@@ -4,7 +4,7 @@
 // by the `web-push` package. Sending stays with the deliverer, through the
 // same SSRF-guarded fetch, timeout, retries and dead-lettering as webhooks.
 import webpush from "web-push";
-import { NOTICE_CLASS_LABELS, type NoticeClass } from "../notice-classes";
+import { NOTICE_CLASS_LABELS, type NoticeClass } from "../alert-kinds";
 import type { VapidKeys } from "../secrets/vapid-keys";
 import type { AlertMessage } from "./alert-messages";
 

@@ -3,8 +3,7 @@
 // due rows with a lease (compare-and-set), so a crashed deliverer's rows go
 // to the next one when the lease runs out, and two never send the same
 // attempt.
-import { alertKindOf, type AlertKind } from "../alert-kinds";
-import { noticeClassOf } from "../notice-classes";
+import { alertKindOf, noticeClassOf, type AlertKind } from "../alert-kinds";
 import type { Db } from "./prisma-client";
 import type { Tx } from "./tx";
 

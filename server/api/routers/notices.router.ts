@@ -13,7 +13,7 @@ import {
 import { getEnv } from "../../env";
 import { forbidden } from "../../errors";
 import { actorName } from "../../loops/loop-services";
-import { NOTICE_CLASSES } from "../../notice-classes";
+import { NOTICE_CLASSES } from "../../alert-kinds";
 import { getSecretKey } from "../../secrets/secret-key";
 import { getVapidKeys } from "../../secrets/vapid-keys";
 import type { Actor } from "../../auth/actor";

@@ -1,7 +1,7 @@
 // Output contracts of the notices router: the one class vocabulary
-// (server/notice-classes.ts) reaches the browser through these.
+// (server/alert-kinds.ts) reaches the browser through these.
 import { z } from "zod";
-import { NOTICE_CLASSES } from "../../notice-classes";
+import { NOTICE_CLASSES } from "../../alert-kinds";
 
 const notice = z.object({
   id: z.number(),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALERTABLE_EVENT_TYPES } from "./alert-kinds";
-import { noticeClassOf, noticeExcerpt, noticePath } from "./notice-classes";
+import { ALERTABLE_EVENT_TYPES, noticeClassOf, noticeExcerpt, noticePath } from "./alert-kinds";
 
 describe("notice classes", () => {
   it("classes each alertable event by what the operator must do", () => {
