@@ -34,6 +34,8 @@ export function alertKindOf(event: { type: string; payload?: unknown }): AlertKi
   const p = (event.payload ?? {}) as Record<string, unknown>;
   switch (event.type) {
     case "approval_requested":
+    // Claude Code asked permission for a tool call the loop's policy watches (docs/permissions.md).
+    case "permission_requested":
       return "approval";
     case "budget_alert":
       return "budget";
@@ -71,6 +73,7 @@ export function alertKindOf(event: { type: string; payload?: unknown }): AlertKi
 
 export const ALERTABLE_EVENT_TYPES: ReadonlySet<string> = new Set([
   "approval_requested",
+  "permission_requested",
   "budget_alert",
   "halted",
   "landing_landed",
@@ -113,6 +116,7 @@ export function noticeClassOf(event: { type: string; payload?: unknown }): Notic
     case "attention_needed":
       return "question";
     case "approval_requested":
+    case "permission_requested":
       return "permission";
     case "landing_landed":
     case "landing_needs_review":
@@ -137,7 +141,7 @@ export function noticeClassOf(event: { type: string; payload?: unknown }): Notic
 /** The words a notice quotes: the agent's question, the gate's command, the stop reason; at most `max` chars. */
 export function noticeExcerpt(event: { type: string; reason: string | null; payload?: unknown }, max = 160): string {
   const p = (event.payload ?? {}) as Record<string, unknown>;
-  const said = [p.question, p.message, p.command, p.detail, event.reason, p.stopType].find(
+  const said = [p.question, p.message, p.command, p.summary, p.detail, event.reason, p.stopType].find(
     (v): v is string => typeof v === "string" && v.trim() !== "",
   );
   const text = (said ?? event.type.replace(/_/g, " ")).replace(/\s+/g, " ").trim();

@@ -6,6 +6,7 @@ describe("notice classes", () => {
     const cases: [string, object, string | null][] = [
       ["attention_needed", { question: "Which port?" }, "question"],
       ["approval_requested", { gateId: "g", kind: "before_completion" }, "permission"],
+      ["permission_requested", { toolName: "Bash", summary: "rm -rf build" }, "permission"],
       ["halted", { status: "failed", stopType: "health_failure" }, "error"],
       ["halted", { status: "completed", stopType: "completion" }, "done"],
       ["health_changed", { from: "degraded", to: "stuck" }, "stuck"],
@@ -36,6 +37,9 @@ describe("notice classes", () => {
     );
     expect(noticeExcerpt({ type: "halted", reason: null, payload: { question: "x".repeat(300) } })).toHaveLength(160);
     expect(noticeExcerpt({ type: "landing_landed", reason: null, payload: {} })).toBe("landing landed");
+    expect(
+      noticeExcerpt({ type: "permission_requested", reason: "command matches", payload: { summary: "npm publish" } }),
+    ).toBe("npm publish");
     expect(noticePath("question", "L1")).toBe("/loops/L1?answer=1#answer");
     expect(noticePath("done", "L1")).toBe("/loops/L1");
   });

@@ -70,6 +70,10 @@ function titleFor(kind: AlertKind, loopName: string, event: AlertEvent, approval
   const p = (event.payload ?? {}) as Record<string, unknown>;
   switch (kind) {
     case "approval": {
+      if (event.type === "permission_requested") {
+        const summary = String(p.summary ?? "").slice(0, 200);
+        return `${loopName} asks permission for ${String(p.toolName ?? "a tool")}: ${summary}; ${String(p.defaultAction ?? "deny")}s by itself at ${String(p.deadlineAt ?? "its deadline")}`;
+      }
       const at = approval?.deadlineAt ?? (typeof p.deadlineAt === "number" ? new Date(p.deadlineAt) : null);
       const then = approval ? `${approval.defaultAction}s by itself` : "decides itself";
       const deadline = at ? `; ${then} at ${at.toISOString()}` : "";
