@@ -6,7 +6,7 @@
 // stays on Prisma.
 import type { Db } from "../prisma-client";
 import { CLAIMED_SELECT, type ClaimedLoop } from "../claimed-loop";
-import { GroupCommitter, type CommitOptions } from "../group-commit";
+import { GroupCommitter } from "../group-commit";
 import { claimableWhere, LeaseLostError } from "../loop-lease.repo";
 import { PG_STEP_POOL, type PgStepPool } from "../pg-step-pool";
 import type { GroupCommitStats } from "../step-commit-slot";

@@ -5,7 +5,7 @@
 // process), stay on Prisma.
 import type { Db } from "../prisma-client";
 import { CLAIMED_COLUMNS_SQL, CLAIMED_SELECT, type ClaimedLoop } from "../claimed-loop";
-import { GroupCommitter, type CommitOptions } from "../group-commit";
+import { GroupCommitter } from "../group-commit";
 import {
   claimableWhere,
   CONTROLLABLE_STATUSES,
