@@ -16,6 +16,7 @@ import {
   setupLogPath,
   type EnvironmentRecord,
 } from "../agents/git/workspace-environment";
+import { setupOutputsPath } from "../agents/git/workspace-environment-record";
 import { workspaceFolder } from "../agents/git/workspace-subfolder";
 import { agentHome, serverIsolation } from "../agents/sandbox/isolation";
 import type { WorkspaceSetupConfig } from "../agents/workspace-setup.schema";
@@ -98,6 +99,7 @@ export async function inLoopPlace<T>(
     await git(top, ["worktree", "prune"], { allowFail: true });
     rmSync(environmentRecordPath(stateDir, runId), { force: true });
     rmSync(setupLogPath(stateDir, runId), { force: true });
+    rmSync(setupOutputsPath(stateDir, runId), { recursive: true, force: true });
     dropHome();
   }
 }

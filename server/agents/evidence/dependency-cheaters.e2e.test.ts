@@ -5,10 +5,11 @@
  * that turns failures into passes. The grading trees take node_modules from the
  * user's checkout it came from (.venv too), not from the worktree, so the
  * patched runner never grades and the loop never completes; the user's checkout keeps its
- * runner as it was. An honest agent still completes on the same project, in
+ * runner as it was. Without .worktreeinclude, node_modules a setup command installed is copied
+ * before the agent runs and graded from that copy. An honest agent still completes on the same project, in
  * the real sandbox too (the copy is in the grading tree, which the check sees).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempRoot } from "../fixtures/harness";
@@ -16,7 +17,8 @@ import { runGradedLoop, writeProject } from "../fixtures/graded-loop";
 import { git, npmProject, pythonProject } from "../fixtures/real-projects";
 
 const tmp = tempRoot("ralph-nm-cheater-");
-afterAll(() => tmp.cleanup());
+// Removing several copies of node_modules takes a while on a loaded machine.
+afterAll(() => tmp.cleanup(), 120_000);
 
 const RUNNER = "node_modules/mocha/lib/cli/cli.js";
 // Loaded in the process that runs the tests: node:assert's strictEqual stops failing anything.
@@ -44,7 +46,7 @@ async function run(name: string, script: string, sandbox: "on" | "off") {
   return result;
 }
 
-describe("node_modules comes from the user's checkout, not the agent's worktree", () => {
+describe("dependencies come from the user's checkout or the setup's own copy, not the agent's worktree", () => {
   it.each(["off", "on"] as const)(
     "sandbox %s: an agent that patches node_modules/mocha to pass every assertion never completes",
     async (sandbox) => {
@@ -71,6 +73,59 @@ describe("node_modules comes from the user's checkout, not the agent's worktree"
     },
     120_000,
   );
+  // No .worktreeinclude: the setup command installs node_modules (offline, from packages committed in the
+  // project, as `npm ci` would from the registry). The grading trees take the copy made right after it ran.
+  const INSTALL = [
+    "sh",
+    "-c",
+    "cp -r vendor-modules node_modules && mkdir -p node_modules/.bin && ln -s ../mocha/bin/mocha.js node_modules/.bin/mocha",
+  ];
+  async function runSetup(name: string, script: string, sandbox: "on" | "off") {
+    const repo = npmProject(tmp.root, name, { vendor: true });
+    // The user's checkout has no node_modules: only the setup command provides one.
+    rmSync(join(repo, "node_modules"), { recursive: true, force: true });
+    writeProject(repo, { "cheat.sh": `#!/usr/bin/env bash\n${script}${DONE}` });
+    git(repo, "add", "cheat.sh");
+    git(repo, "commit", "-qm", "the agent's script");
+    const { result } = await runGradedLoop({
+      root: join(tmp.root, `${name}-data`),
+      repo,
+      agentScript: "cheat.sh",
+      check: ["npm", "test"],
+      maxIterations: 2,
+      sandbox,
+      setup: INSTALL,
+    });
+    return result;
+  }
+
+  it.each(["off", "on"] as const)(
+    "sandbox %s: node_modules from the setup command: an agent that patches node_modules/mocha never completes",
+    async (sandbox) => {
+      const result = await runSetup(`setup-patch-${sandbox}`, PATCH_RUNNER, sandbox);
+      expect(result.report.success).toBe(false);
+      expect(result.records).toHaveLength(2);
+      for (const record of result.records) {
+        const grading = record.tests?.tests?.grading;
+        expect(grading?.lines[0]?.text, record.scoreReasons.tests).toBe(
+          "0 of 1 targets pass (not yet: sum adds two numbers)",
+        );
+      }
+    },
+    120_000,
+  );
+
+  it.each(["off", "on"] as const)(
+    "sandbox %s: node_modules from the setup command: an honest agent completes",
+    async (sandbox) => {
+      const result = await runSetup(`setup-honest-${sandbox}`, FIX, sandbox);
+      expect(result.report.success).toBe(true);
+      expect(result.iterations).toBe(1);
+      expect(result.records[0]?.tests?.tests?.grading?.lines[0]?.text).toBe("1 of 1 targets pass");
+    },
+    120_000,
+  );
+
   // A pytest plugin planted in the worktree's .venv (a .pth file loads it) that turns every failure into a pass.
   const PLANT_PLUGIN = `sp=$(echo .venv/lib/python3*/site-packages)
 cat > "$sp/ralph_cheat.py" <<'PY'

@@ -1,11 +1,13 @@
 // The pure rules of graded evidence: what a check's command protects (and why), and the verdict lines against
 // a baseline inventory, each requirement failing on its own.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempRoot } from "../fixtures/harness";
 import { gradeAgainstBaseline, type BaselineInventory } from "./inventory-grade";
 import { derivedProtection, protectedEntries } from "./protected-set";
+import { testRunMarkers } from "./test-markers";
 
 const tmp = tempRoot("ralph-evidence-rules-");
 afterAll(() => tmp.cleanup());
@@ -130,5 +132,32 @@ describe("grading against the baseline inventory", () => {
     const g = gradeAgainstBaseline(plain, { tests: null, counts: counts(2, 0, 0) });
     expect(g.ok).toBe(true);
     expect(g.lines[0]!.text).toBe("exit-code grading: cargo's summary; exit 0");
+  });
+});
+
+describe("code that detects the test run", () => {
+  it("Rust: cfg(not(test)) and static initializers are named; unit tests beside the code are not", async () => {
+    const dir = project("markers", { "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a - b }\n" });
+    const run = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { encoding: "utf8" }).trim();
+    run("init", "-q");
+    run("add", ".");
+    run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base");
+    const base = run("rev-parse", "HEAD");
+    writeFileSync(
+      join(dir, "src/lib.rs"),
+      [
+        "#[cfg(test)] pub fn add(_: i32, _: i32) -> i32 { 3 }",
+        "#[cfg(not(test))] pub fn add(a: i32, b: i32) -> i32 { a - b }",
+        '#[used] #[link_section = ".init_array"] static EARLY: extern "C" fn() = early;',
+        "#[cfg(test)] mod tests { #[test] fn adds() {} }",
+        "",
+      ].join("\n"),
+    );
+    run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "cheat");
+    const hits = await testRunMarkers(dir, base, run("rev-parse", "HEAD"), ["tests/**"]);
+    expect(hits.map((h) => h.marker)).toEqual([
+      "cfg(not(test)) in non-test code",
+      "a static initializer (runs before the test harness)",
+    ]);
   });
 });

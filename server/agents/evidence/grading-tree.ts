@@ -29,7 +29,8 @@ export interface GradingTree {
 
 /**
  * Ignored folders a check needs and git does not hold: copied from the user's checkout when .worktreeinclude
- * brought them from there, else linked from the loop's workspace (what the agent or setup installed).
+ * brought them from there, or from the copy of what the setup command installed (made before the agent ran),
+ * else linked from the loop's workspace (what the agent installed itself, or records older than the copy).
  */
 const LINKED = ["node_modules"];
 
@@ -81,16 +82,27 @@ export async function gradingTree(opts: {
    * through to the user's files), and the user's checkout may be hidden in the check's sandbox.
    */
   includedFrom?: string;
+  /** Ignored paths the setup command produced (node_modules), copied before the agent ran. */
+  setupOutputs?: readonly string[];
+  /** Where that copy is (setup-outputs.ts): those paths are copied from there, like `includedFrom`'s. */
+  setupFrom?: string;
 }): Promise<GradingTree> {
   const { dir } = opts;
-  const linked = linkedPaths(opts.included ?? []);
+  const setupOutputs = opts.setupFrom ? (opts.setupOutputs ?? []) : [];
+  const linked = linkedPaths([...(opts.included ?? []), ...setupOutputs]);
   await ensureWorktree(opts.repoDir, dir, opts.sha);
   await git(dir, ["read-tree", "-u", "--reset", opts.sha]);
   await git(dir, ["clean", "-ffdxq", ...linked.flatMap((l) => ["-e", `/${l}`])]);
   const fromCheckout = new Set((opts.included ?? []).map((p) => p.replace(/\/+$/, "")));
+  const fromSetup = new Set(setupOutputs);
   for (const name of linked) {
     const to = join(dir, name);
-    const pristine = opts.includedFrom && fromCheckout.has(name) ? join(opts.includedFrom, name) : null;
+    const pristine =
+      opts.includedFrom && fromCheckout.has(name)
+        ? join(opts.includedFrom, name)
+        : opts.setupFrom && fromSetup.has(name)
+          ? join(opts.setupFrom, name)
+          : null;
     if (pristine && existsSync(pristine)) {
       // A link an older tree made to the agent's copy goes; a copy already made stays for the loop.
       if (isLink(to)) rmSync(to, { force: true });

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { git } from "../git/git-cli";
 import { baselineRef, shortLoopId } from "../git/git-workspace";
 import type { LoopGitWorkspace } from "../git/loop-workspace";
-import { readEnvironmentRecord } from "../git/workspace-environment-record";
+import { readEnvironmentRecord, setupOutputsPath } from "../git/workspace-environment-record";
 import { gradingTree } from "./grading-tree";
 import { applyHeldOut } from "./held-out";
 import type { BaselineInventory } from "./inventory-grade";
@@ -84,12 +84,16 @@ export function loopEvidence(opts: {
 }): LoopEvidence {
   // What .worktreeinclude brought into the loop's worktree, as recorded before the agent ran.
   const included = (loopId: string) => readEnvironmentRecord(opts.worktreesDir, loopId)?.included ?? [];
-  // The check's trees: the included paths from the user's checkout they came from (grading-tree.ts).
+  // The check's trees: the included paths from the user's checkout they came from, what the setup installed
+  // from the copy made before the agent ran (grading-tree.ts).
   const fromCheckout = (loopId: string) => {
     const record = readEnvironmentRecord(opts.worktreesDir, loopId);
     return {
       included: record?.included ?? [],
       ...(record?.includedFrom ? { includedFrom: record.includedFrom } : {}),
+      ...(record?.setupOutputs && record.setupOutputs.length > 0
+        ? { setupOutputs: record.setupOutputs, setupFrom: setupOutputsPath(opts.worktreesDir, loopId) }
+        : {}),
     };
   };
   const recordPath = (loopId: string) => resolve(opts.worktreesDir, ".evidence", `${shortLoopId(loopId)}.json`);

@@ -19,6 +19,14 @@ const MARKERS: [RegExp, string][] = [
   [/sys\.argv[^\n]*\bpytest\b/, "pytest in sys.argv"],
   [/testing\.Testing\(\)|flag\.Lookup\(\s*"test\./, "go's testing.Testing() / test flags"],
   [/cfg!\(\s*test\s*\)|RUST_TEST_THREADS/, "cfg!(test) in non-test code"],
+  // `#[cfg(test)] mod tests` beside the code is how Rust keeps unit tests; code compiled only outside tests is not.
+  [/cfg\(\s*not\(\s*test\s*\)\s*\)/, "cfg(not(test)) in non-test code"],
+  // A static initializer runs before libtest's main, at --list and in every test's process: it can read the
+  // harness's argv (--exact) and exit 0 before any test runs, so a per-process exit status means nothing.
+  [
+    /link_section\s*=\s*"\.(init_array|ctors|CRT\$X)|#\[\s*(ctor|dtor)\b/,
+    "a static initializer (runs before the test harness)",
+  ],
   [/RALPH_(ITERATION|LOOP_ID|WORKSPACE)/, "the loop's own variables"],
 ];
 

@@ -26,6 +26,12 @@ export interface EnvironmentRecord {
    * before this field: from the worktree).
    */
   includedFrom?: string;
+  /**
+   * Git-ignored paths the setup command produced (node_modules), copied right after it ran, before the
+   * agent did, into `setupOutputsPath`: the grading trees take them from there, not from the loop's
+   * worktree, where the agent could have patched them (records written before this field: linked).
+   */
+  setupOutputs?: string[];
   /** Submodules initialised from the user's checkout. */
   submodules?: string[];
   setup: SetupRun | null;
@@ -34,6 +40,10 @@ export interface EnvironmentRecord {
 
 export const environmentRecordPath = (stateDir: string, loopId: string) =>
   join(stateDir, `${shortLoopId(loopId)}.environment.json`);
+
+/** The loop-private copy of what the setup command installed, under the data folder (hidden from the agent). */
+export const setupOutputsPath = (stateDir: string, loopId: string) =>
+  join(stateDir, ".setup-outputs", shortLoopId(loopId));
 
 export function readEnvironmentRecord(stateDir: string, loopId: string): EnvironmentRecord | null {
   try {

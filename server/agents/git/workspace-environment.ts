@@ -21,9 +21,11 @@ import { bringIncludes, resolveWorktreeIncludes, WorkspaceEnvironmentError } fro
 import {
   environmentRecordPath,
   readEnvironmentRecord,
+  setupOutputsPath,
   type EnvironmentRecord,
   type SetupRun,
 } from "./workspace-environment-record";
+import { captureSetupOutputs } from "./setup-outputs";
 import { initSubmodules } from "./worktree-submodules";
 
 export { WorkspaceEnvironmentError };
@@ -141,6 +143,7 @@ export async function prepareEnvironment(opts: {
   let included: string[] = [];
   let submodules: string[] = [];
   let includedFrom: string | null = null;
+  let setupOutputs: string[] = [];
   try {
     if (own) {
       const top = (await git(opts.source, ["rev-parse", "--show-toplevel"])).trim();
@@ -175,12 +178,15 @@ export async function prepareEnvironment(opts: {
             "they would count as the agent's change: add them to .gitignore, or use a command that leaves them alone (npm ci, not npm install)",
         );
       }
+      // The agent has not run yet: what the setup installed is copied now, for the grading trees.
+      setupOutputs = await captureSetupOutputs(ws.dir, setupOutputsPath(opts.stateDir, loopId), included);
     }
     const record: EnvironmentRecord = {
       status: "ready",
       included,
       ...(includedFrom !== null && included.length > 0 ? { includedFrom } : {}),
       ...(submodules.length > 0 ? { submodules } : {}),
+      ...(setupOutputs.length > 0 ? { setupOutputs } : {}),
       setup: ran,
       at: new Date().toISOString(),
     };
