@@ -3,16 +3,12 @@
 // or kill reason, a comment): the server's redaction, previewed before it is
 // sent, like the share dialog previews the configuration.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { useSettled } from "@/components/shared/use-settled";
 
 export function FreeTextPreview({ text, id }: { text: string; id?: string }) {
   const trpc = useTRPC();
-  const [settled, setSettled] = useState(text);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(text), 250);
-    return () => clearTimeout(timer);
-  }, [text]);
+  const settled = useSettled(text, 250);
   const preview = useQuery({
     ...trpc.loops.freeTextPreview.queryOptions({ text: settled }),
     enabled: settled.trim() !== "",

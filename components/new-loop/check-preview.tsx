@@ -3,23 +3,13 @@
 // check will detect in the workspace, the report it will read and the exact
 // command, plus "Test the check now", which runs it once there.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { useSettled } from "@/components/shared/use-settled";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { formatScore } from "@/components/loops/format";
 import { Button } from "@/components/ui/button";
 import { TestEvidencePanel } from "@/components/loop-detail/iterations/test-evidence-panel";
 import type { TestEvidenceView } from "@/components/loop-detail/iterations/test-evidence";
-
-/** The value settles before the server is asked (typing a path should not send a request per key). */
-function useSettled(value: string, ms = 400): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /** A word as a shell would need it typed (the report paths are placeholders, shown as they are). */
 const shellWord = (w: string) => (/[\s'"\\$`;&|()]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w);

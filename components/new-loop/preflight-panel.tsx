@@ -4,8 +4,8 @@
 // re-checked a moment after the operator stops typing. The same checks refuse
 // a loop that would start without them.
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { useSettled } from "@/components/shared/use-settled";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
 
@@ -19,11 +19,7 @@ const TONE = {
 
 export function PreflightPanel({ value, enabled }: { value: unknown; enabled: boolean }) {
   const trpc = useTRPC();
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), 400);
-    return () => clearTimeout(timer);
-  }, [value]);
+  const settled = useSettled(value);
   const preflight = useQuery({
     ...trpc.loops.preflight.queryOptions(settled as never),
     enabled,

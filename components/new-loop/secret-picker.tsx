@@ -6,8 +6,8 @@
 // says which. Choosing writes the name into the definition (the same field
 // the form and the JSON show). Only for users who can create loops.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { useSettled } from "@/components/shared/use-settled";
 import { Field, Select, describedBy } from "@/components/ui/field";
 import { getAt, type Path } from "./json-schema";
 
@@ -27,11 +27,7 @@ export function SecretPicker({
   const agents = { agent, ...(fallbackAgent ? { fallbackAgent } : {}) };
   // Re-asked a moment after typing stops, and only when the agents changed (not the goal).
   const key = JSON.stringify(agents);
-  const [settled, setSettled] = useState(key);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(key), 400);
-    return () => clearTimeout(timer);
-  }, [key]);
+  const settled = useSettled(key);
   const choices = useQuery({
     ...trpc.loops.secretChoices.queryOptions(JSON.parse(settled) as never),
     enabled: enabled && !!agent,
