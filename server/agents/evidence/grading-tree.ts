@@ -7,11 +7,11 @@
  * and the check alone runs in this folder. Harness practice (SWE-bench,
  * terminal-bench): tests are reset and copied in after the agent's turn.
  */
-import { constants, cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
-import { cp } from "node:fs/promises";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { git } from "../git/git-cli";
 import { pathspecs } from "../git/git-workspace";
+import { freshDependencyCopy, isLink } from "./dependency-copy";
 import { mergePackageTestFields } from "./package-fields";
 import type { ProtectedEntry } from "./protected-set";
 
@@ -104,9 +104,9 @@ export async function gradingTree(opts: {
           ? join(opts.setupFrom, name)
           : null;
     if (pristine && existsSync(pristine)) {
-      // A link an older tree made to the agent's copy goes; a copy already made stays for the loop.
-      if (isLink(to)) rmSync(to, { force: true });
-      if (!existsSync(to)) await copyIn(pristine, to);
+      // A link an older tree made to the agent's copy goes; a copy already made stays for the loop while
+      // nothing wrote in it (the code under test runs here and could patch the runner for the next run).
+      await freshDependencyCopy(pristine, to);
       continue;
     }
     const from = join(opts.repoDir, name);
@@ -169,22 +169,4 @@ export async function gradingTree(opts: {
     for (const path of removed) rmSync(join(dir, path), { force: true });
   }
   return { dir, restored, removed, hooks, fields };
-}
-
-/** A copy-on-write clone where the filesystem has them, a plain copy otherwise; made whole or not at all. */
-async function copyIn(from: string, to: string): Promise<void> {
-  const partial = `${to}.ralph-partial`;
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(dirname(to), { recursive: true });
-  // Relative links inside (node_modules/.bin) stay relative, so they point into the copy.
-  await cp(from, partial, { recursive: true, verbatimSymlinks: true, mode: constants.COPYFILE_FICLONE });
-  renameSync(partial, to);
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
