@@ -22,8 +22,16 @@ const PUBLIC = [
   "share.iterations",
 ];
 
-/** Mutations every signed-in user may make on their own account. */
-const SELF_SERVICE_MUTATIONS = ["auth.signOut", "auth.changePassword", "tokens.create", "tokens.revoke"];
+/** Mutations every signed-in user may make on their own account (their own mutes and push subscriptions too). */
+const SELF_SERVICE_MUTATIONS = [
+  "auth.signOut",
+  "auth.changePassword",
+  "tokens.create",
+  "tokens.revoke",
+  "notices.setMute",
+  "notices.subscribe",
+  "notices.unsubscribe",
+];
 
 type Proc = { _def: { type: "query" | "mutation" | "subscription"; meta?: ProcedureMeta } };
 const proceduresOf = (r: { _def: { procedures: object } }) =>

@@ -123,9 +123,10 @@ describeEachProvider("usage limits with the real Claude Code (subscription token
     const rows = await db().prisma.iteration.findMany({ where: { loopId: first }, orderBy: { number: "asc" } });
     expect(rows.map((i) => i.status)).toEqual(["rate_limited", "succeeded"]);
     // The binary's own words for it (2.1.332 says "5-hour limit" for this window; the subscription
-    // server's "session limit" is the same shape). They name the minute only: the seconds above came
-    // from its rate_limit_event's resetsAt.
-    expect(rows[0]!.error).toMatch(/You've hit your (5-hour|session) limit · resets \d{1,2}:\d{2}[ap]m \(UTC\)/);
+    // server's "session limit" is the same shape). They name the minute at most, and on the hour only the
+    // hour ("resets 4pm (UTC)", seen when the reset fell at 16:00:0x): the seconds above came from its
+    // rate_limit_event's resetsAt.
+    expect(rows[0]!.error).toMatch(/You've hit your (5-hour|session) limit · resets \d{1,2}(:\d{2})?[ap]m \(UTC\)/);
     const wait = (await events(first, "limit_wait_started"))[0]!.payload as { until: number; resetKnown: boolean };
     expect(wait).toMatchObject({ until: reset, resetKnown: true });
     const shared = (await events(second, "limit_wait_started"))[0]!.payload as { shared: boolean };
