@@ -9,7 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import type { RouterOutputs } from "@/components/shared/api-types";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, SelectField, useFormFields } from "./field";
+import { errorMessage, Field, FormError, SelectField } from "./field";
+import { useFormFields } from "./use-form-fields";
 import { AddForm, Section, ShownOnce } from "./section";
 
 // Keyed by the router's enums: a kind or delivery status the server adds fails to compile here until named.

@@ -1,18 +1,9 @@
-// A labelled input or select for the auth and settings forms, and the state that binds them.
-import { useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+// A labelled input or select for the auth and settings forms. No hooks here: server components (the settings
+// page's sections) import its pieces too; the state that binds them is in use-form-fields.ts.
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 export const INPUT =
   "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-sky-500 focus:outline-none focus:ring-1 focus:ring-sky-500 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100";
-
-/** A form's values with one binder per field: `bind("name")` gives an input its value and change handler. */
-export function useFormFields<T extends Record<string, string>>(initial: T) {
-  const [form, setForm] = useState(initial);
-  const bind = <K extends keyof T>(key: K) => ({
-    value: form[key],
-    onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value as T[K] }),
-  });
-  return { form, setForm, bind };
-}
 
 function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (

@@ -3,7 +3,8 @@ import { useMutation } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/lib/trpc/client";
-import { EmailField, errorMessage, FormError, PasswordField, useFormFields } from "./field";
+import { EmailField, errorMessage, FormError, PasswordField } from "./field";
+import { useFormFields } from "./use-form-fields";
 
 /** Email + password; on success a full page load to `next`, so everything renders as the new user. */
 export function LoginForm({ next }: { next: string }) {

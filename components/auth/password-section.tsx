@@ -3,7 +3,8 @@ import { useMutation } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, FormError, PasswordField, useFormFields } from "./field";
+import { errorMessage, FormError, PasswordField } from "./field";
+import { useFormFields } from "./use-form-fields";
 import { Section } from "./section";
 
 export function PasswordSection() {

@@ -7,7 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, SelectField, useFormFields } from "./field";
+import { errorMessage, Field, FormError, SelectField } from "./field";
+import { useFormFields } from "./use-form-fields";
 import { draftOf, EMPTY_SCOPE, scopeOf, scopeSummary, SecretScopeFields, type ScopeDraft } from "./secret-scope-fields";
 import { AddForm, Section } from "./section";
 

@@ -3,7 +3,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/lib/trpc/client";
-import { EmailField, errorMessage, Field, FormError, PasswordField, useFormFields } from "./field";
+import { EmailField, errorMessage, Field, FormError, PasswordField } from "./field";
+import { useFormFields } from "./use-form-fields";
 
 /** Creates the first admin and signs them in. */
 export function SetupForm() {

@@ -8,7 +8,8 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, SelectField, useFormFields } from "./field";
+import { errorMessage, Field, FormError, SelectField } from "./field";
+import { useFormFields } from "./use-form-fields";
 import { AddForm, Section, ShownOnce } from "./section";
 
 type Role = "viewer" | "operator" | "admin";

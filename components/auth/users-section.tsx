@@ -5,7 +5,8 @@ import type { FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/lib/trpc/client";
-import { errorMessage, Field, FormError, INPUT, PasswordField, SelectField, useFormFields } from "./field";
+import { errorMessage, Field, FormError, INPUT, PasswordField, SelectField } from "./field";
+import { useFormFields } from "./use-form-fields";
 import { AddForm, Section } from "./section";
 
 const ROLES = ["viewer", "operator", "admin"] as const;
