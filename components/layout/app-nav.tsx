@@ -17,7 +17,7 @@ export function AppNav({ user = null }: { user?: NavUser | null }) {
   const pathname = usePathname();
   return (
     <header className="no-print border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      {/* On phones the links take a second row, so nothing scrolls sideways at 375 px. */}
+      {/* On phones the links take a row of their own (two when they do not fit), so nothing scrolls sideways at 375 px. */}
       <nav
         aria-label="Main"
         className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-1 gap-y-2 px-4 py-3 sm:flex-nowrap sm:gap-4 sm:px-6"
@@ -26,7 +26,7 @@ export function AppNav({ user = null }: { user?: NavUser | null }) {
           <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-full bg-emerald-500" />
           Ralph Control
         </Link>
-        <div className="order-3 -mx-2 flex w-full items-center gap-1 sm:order-none sm:mx-0 sm:w-auto sm:gap-4">
+        <div className="order-3 -mx-2 flex w-full flex-wrap items-center gap-1 sm:order-none sm:mx-0 sm:w-auto sm:flex-nowrap sm:gap-4">
           {user &&
             LINKS.filter((link) => !link.operatorOnly || user.permissions.operateLoops).map((link) => {
               const active = link.href === "/" ? pathname === "/" : pathname.startsWith(link.href);
