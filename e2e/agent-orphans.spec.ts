@@ -49,8 +49,11 @@ function startServer(port: number, dir: string, databaseUrl: string): ChildProce
       RALPH_DATA_DIR: dir,
       RALPH_ADMIN_EMAIL: ADMIN.email,
       RALPH_ADMIN_PASSWORD: ADMIN.password,
-      RALPH_LEASE_MS: "2000",
-      RALPH_HEARTBEAT_MS: "200",
+      // Short enough that the restart does not wait long for the dead server's lease; long enough that a
+      // freshly started server on a busy CI machine does not stall past half of it (the keeper then gives
+      // the attempt up on purpose, and a third attempt runs: seen in CI with 2000 ms).
+      RALPH_LEASE_MS: "6000",
+      RALPH_HEARTBEAT_MS: "300",
       RALPH_SWEEP_INTERVAL_MS: "500",
     },
     stdio: "ignore",
@@ -174,10 +177,11 @@ for (const kind of ["sqlite", "postgresql"] as const) {
         60_000,
       );
       const page = (await call(api, base, "loops.iterations", { id, limit: 50 }, "query")) as {
-        items: { number: number; attempt: number; status: string; costUsd: number }[];
+        items: { number: number; attempt: number; status: string; costUsd: number; error?: string | null }[];
       };
       const rows = [...page.items].sort((a, b) => a.attempt - b.attempt);
-      expect(rows.map((r) => [r.number, r.attempt, r.status])).toEqual([
+      const why = rows.map((r) => `#${r.number}.${r.attempt} ${r.status}: ${r.error ?? ""}`).join("\n");
+      expect(rows.map((r) => [r.number, r.attempt, r.status]), why).toEqual([
         [1, 1, "interrupted"],
         [1, 2, "succeeded"],
       ]);
