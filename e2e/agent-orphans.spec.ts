@@ -181,7 +181,10 @@ for (const kind of ["sqlite", "postgresql"] as const) {
       };
       const rows = [...page.items].sort((a, b) => a.attempt - b.attempt);
       const why = rows.map((r) => `#${r.number}.${r.attempt} ${r.status}: ${r.error ?? ""}`).join("\n");
-      expect(rows.map((r) => [r.number, r.attempt, r.status]), why).toEqual([
+      expect(
+        rows.map((r) => [r.number, r.attempt, r.status]),
+        why,
+      ).toEqual([
         [1, 1, "interrupted"],
         [1, 2, "succeeded"],
       ]);
