@@ -17,6 +17,9 @@ import type { ClaimedLoop, LoopStore } from "../db/loop-store/loop-store.port";
 import { LeaseLostError } from "../db/loop-lease.repo";
 import { isStorageConflict, isTransientStorageError } from "../db/storage-errors";
 import { reapAgentGroup } from "../agents/orphans";
+import { forgetSpool } from "../agents/spawn-helper";
+import { spoolFile } from "../agents/spend-spool";
+import { getEnv } from "../env";
 import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import { readStoredCheckpoint } from "../loops/loop-snapshot";
 import { settleRaceAfterEnd } from "../loops/race-settle.service";
@@ -38,6 +41,7 @@ import { ControlReader } from "./control-reader";
 import { withCrashedSpend } from "./crashed-spend";
 import type { LeaseHold } from "./lease-keeper";
 import { storeStrandedSpend } from "./spend-reports";
+import { recoverSpooledSpend } from "./spool-recovery";
 import { SharedLimits } from "./shared-limits";
 import { LiveRecorder } from "./live-recorder";
 import type { JobRuntime } from "./runtime-deps";
@@ -113,6 +117,7 @@ export class SliceRun {
   // last output, and the parts the loop has (updated only once a commit stood).
   private outputRow: string | null = null;
   private storedParts = new Set<string>();
+  private readonly dataDir = getEnv().RALPH_DATA_DIR;
 
   constructor(
     private readonly rt: JobRuntime,
@@ -144,6 +149,9 @@ export class SliceRun {
     if (crashed?.group) await reapAgentGroup(crashed.group);
     // And the sandbox's network bridges of a runtime that died with it.
     if (crashed) sweepOrphanBridges();
+    // What its agents printed and it never stored, if its spawn helper spooled it (spool-recovery.ts):
+    // counted before the loop runs on; a spool that appears later is found by the periodic sweep.
+    if (crashed) await recoverSpooledSpend(rt.db.prisma, this.now(), { loopId, dataDir: this.dataDir });
     this.marked = crashed ? { number: crashed.number, attempt: crashed.attempt + 1 } : null;
     let ports: EnginePorts;
     // Reading is a passing fault when it fails; what was read being unusable is not.
@@ -162,7 +170,9 @@ export class SliceRun {
         goal: claimed.goal,
         agentKind: claimed.agentKind,
         config: claimed.config,
-        tracker: (this.tracker = createAgentTracker(rt.db.prisma, loopId, owner)),
+        tracker: (this.tracker = createAgentTracker(rt.db.prisma, loopId, owner, undefined, (number) =>
+          this.marked?.number === number ? spoolFile(this.dataDir, loopId, number, this.marked.attempt) : undefined,
+        )),
         permissions: permissionGate({ db: rt.db, engine: rt.engine }),
       });
     } catch (error) {
@@ -269,6 +279,9 @@ export class SliceRun {
       }),
     );
     controls.spendReports.committed();
+    // The attempt is stored: the spawn helper need not keep its agent's output for a next owner.
+    if (iteration && attempt !== undefined)
+      forgetSpool(spoolFile(this.dataDir, loopId, iteration.record.number, attempt));
     controls.prime(pendingControls);
     rt.onEventsWritten?.();
     this.outputRow = cite;
