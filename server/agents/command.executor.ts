@@ -26,7 +26,7 @@ import { serverIsolation } from "./sandbox/isolation";
 import { writeFileInside } from "./sandbox/safe-files";
 import { startPermissionServer, type PermissionServer } from "./permission-server";
 import { priced, spendReporter } from "./spend-reporter";
-import { spoolTarget, type SpoolMeta } from "./spend-spool";
+import { spoolFor } from "./spend-spool";
 import { modelArg, type ParsedRun } from "./stream-parser";
 import { compactLine, TranscriptLines } from "./transcript-lines";
 
@@ -239,12 +239,6 @@ async function permissionServerFor(
   });
 }
 
-/** The loop's agent call is spooled by the spawn helper if the runtime asks (spend-spool.ts). */
-function spoolFor(deps: AgentDeps, request: AgentRunRequest, meta: Omit<SpoolMeta, "call">) {
-  const file = deps.tracker?.spoolFile?.(request.loopId, request.iteration);
-  return file ? { spool: spoolTarget(file, { ...meta, call: request.attempt }) } : {};
-}
-
 export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps): AgentPort {
   const preset = commandPresetSpecs[config.preset];
   const pricing = deps.pricing ?? defaultPriceLookup;
@@ -317,7 +311,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
           maxOutputBytes: config.maxOutputBytes,
           signal: request.signal,
           marker,
-          ...spoolFor(deps, request, { preset: config.preset, model, maxOutputBytes: config.maxOutputBytes }),
+          ...spoolFor(deps.tracker, request, { preset: config.preset, model, maxOutputBytes: config.maxOutputBytes }),
           onStart: (group) => deps.tracker?.started(request.loopId, request.iteration, group),
           onLine: (line) => {
             // The live view's tail; capped per line so one huge line is not one huge event.

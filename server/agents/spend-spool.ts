@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { ReportedSpend } from "./deps";
+import type { AgentTracker, ReportedSpend } from "./deps";
 import { commandPresetSpecs } from "./command-preset-specs";
 import type { CommandPreset } from "./command.schema";
 import { defaultPriceLookup } from "./pricing";
@@ -34,7 +34,15 @@ export interface SpoolMeta {
   call: number;
 }
 
-export const spoolTarget = (file: string, meta: SpoolMeta): SpoolTarget => ({ file, meta: { ...meta } });
+/** The loop's agent call is spooled by the spawn helper if the runtime asks (its tracker names the file). */
+export function spoolFor(
+  tracker: AgentTracker | undefined,
+  request: { loopId: string; iteration: number; attempt: number },
+  meta: Omit<SpoolMeta, "call">,
+): { spool?: SpoolTarget } {
+  const file = tracker?.spoolFile?.(request.loopId, request.iteration);
+  return file ? { spool: { file, meta: { ...meta, call: request.attempt } } } : {};
+}
 
 export interface SpooledAttempt {
   file: string;
