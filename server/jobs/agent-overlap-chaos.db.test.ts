@@ -159,6 +159,14 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
       expect(recorded).toBeGreaterThanOrEqual(LOOPS * ITERATIONS * 0.125 - 1e-9);
       // An agent that answered while its runtime was frozen, or after the runtime lost its lease, is counted
       // too (stranded-spend.repo.ts): every dollar an agent printed is on the loops, and nothing more.
+      const recovered = await db().prisma.loopEvent.findMany({
+        where: { loopId: { in: ids }, type: "spend_recorded" },
+        select: { payload: true },
+      });
+      const fromSpools = recovered.filter((e) => (e.payload as { source?: string } | null)?.source === "spool");
+      console.log(
+        `overlap chaos: ${recovered.length} late spend records, ${fromSpools.length} of them from a dead worker's spools`,
+      );
       const unread = runs.filter((r) => r.ended && r.last >= frozenAt && r.last <= thawedAt + 500).length * 0.125;
       console.log(
         `overlap chaos: uncounted $${(reported - recorded).toFixed(3)}, $${unread.toFixed(3)} of it while frozen`,

@@ -141,17 +141,16 @@ export class SliceRun {
   async restore(): Promise<void> {
     const { rt, store, loopId, owner, claimed } = this;
     // The claim read the row under the lease: with nothing in flight there is no crashed attempt to record.
-    const crashed =
-      claimed.inflightIteration === null
-        ? null
-        : await store.recordCrashedAttempt(loopId, owner, this.now(), randomUUID());
+    const inflight = claimed.inflightIteration !== null;
+    // What the crashed runtime's agents printed and it never stored, if its spawn helper spooled it
+    // (spool-recovery.ts): on the rows first, so the crash's record below sums it and settles its report.
+    // A spool written later is found by the periodic sweep.
+    if (inflight) await recoverSpooledSpend(rt.db.prisma, this.now(), { loopId, dataDir: this.dataDir });
+    const crashed = inflight ? await store.recordCrashedAttempt(loopId, owner, this.now(), randomUUID()) : null;
     // Whatever the crashed runtime's agent left running goes before the iteration runs again.
     if (crashed?.group) await reapAgentGroup(crashed.group);
     // And the sandbox's network bridges of a runtime that died with it.
     if (crashed) sweepOrphanBridges();
-    // What its agents printed and it never stored, if its spawn helper spooled it (spool-recovery.ts):
-    // counted before the loop runs on; a spool that appears later is found by the periodic sweep.
-    if (crashed) await recoverSpooledSpend(rt.db.prisma, this.now(), { loopId, dataDir: this.dataDir });
     this.marked = crashed ? { number: crashed.number, attempt: crashed.attempt + 1 } : null;
     let ports: EnginePorts;
     // Reading is a passing fault when it fails; what was read being unusable is not.

@@ -31,6 +31,7 @@ export async function recoverSpooledSpend(
         { number: spool.iteration, attempt: spool.attempt, startedAt: now },
         spend,
         now,
+        "spool",
       );
       if (added) counted++;
     }
@@ -49,7 +50,8 @@ export function startSpoolSweep(db: Db, intervalMs: number, log: (m: string) => 
     if (running) return;
     running = true;
     try {
-      await recoverSpooledSpend(db, new Date());
+      const counted = await recoverSpooledSpend(db, new Date());
+      if (counted) log(`spool sweep: counted the spend of ${counted} attempt(s) a dead runtime's spawn helper kept`);
     } catch (error) {
       log(`spool sweep: ${String(error)}`);
     } finally {

@@ -151,7 +151,11 @@ describeEachProvider("stranded spend", ({ db, temp }) => {
     expect(ledger.recordedUsd).toBeCloseTo(runs.length * 0.125, 10);
     expect(ledger.interruptedUsd).toBeCloseTo(0.125, 10);
     expect(await db().prisma.controlRequest.count({ where: { loopId: id, status: "pending" } })).toBe(0);
-    // Counted once and gone.
+    // Counted once, from the spool, and gone.
+    const records = await db().prisma.loopEvent.findMany({ where: { loopId: id, type: "spend_recorded" } });
+    expect(records.map((e) => e.payload as { source?: string; costUsd?: number } | null)).toEqual([
+      expect.objectContaining({ source: "spool", costUsd: 0.125, number: 1, attempt: 1 }),
+    ]);
     expect(readdirSync(join(dataDir, "agent-spool", id))).toEqual([]);
   }, 120_000);
 });
