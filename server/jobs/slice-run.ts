@@ -3,6 +3,7 @@
 // commit each safe point through the loop store. runSlice (slice-runner.ts)
 // strings them together.
 import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
 import {
   buildCheckpoint,
   step,
@@ -117,7 +118,8 @@ export class SliceRun {
   // last output, and the parts the loop has (updated only once a commit stood).
   private outputRow: string | null = null;
   private storedParts = new Set<string>();
-  private readonly dataDir = getEnv().RALPH_DATA_DIR;
+  // Absolute: the spawn helper writes there after this process is gone.
+  private readonly dataDir = resolve(getEnv().RALPH_DATA_DIR);
 
   constructor(
     private readonly rt: JobRuntime,
