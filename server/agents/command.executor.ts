@@ -26,6 +26,7 @@ import { serverIsolation } from "./sandbox/isolation";
 import { writeFileInside } from "./sandbox/safe-files";
 import { startPermissionServer, type PermissionServer } from "./permission-server";
 import { priced, spendReporter } from "./spend-reporter";
+import { spoolFor } from "./spend-spool";
 import { modelArg, type ParsedRun } from "./stream-parser";
 import { compactLine, TranscriptLines } from "./transcript-lines";
 
@@ -310,6 +311,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
           maxOutputBytes: config.maxOutputBytes,
           signal: request.signal,
           marker,
+          ...spoolFor(deps.tracker, request, { preset: config.preset, model, maxOutputBytes: config.maxOutputBytes }),
           onStart: (group) => deps.tracker?.started(request.loopId, request.iteration, group),
           onLine: (line) => {
             // The live view's tail; capped per line so one huge line is not one huge event.

@@ -25,6 +25,11 @@ export interface AgentTracker {
   spent(loopId: string, iteration: number, spend: ReportedSpend): void;
   /** The process group ended (its lifeline killed what was left); nothing more comes for this iteration. */
   finished?(loopId: string, iteration: number): void;
+  /**
+   * Where the spawn helper spools this iteration's agent output if the server dies before its attempt is
+   * stored (spend-spool.ts); undefined: not spooled.
+   */
+  spoolFile?(loopId: string, iteration: number): string | undefined;
 }
 
 /** What the registry needs from the runtime to build adapters. */

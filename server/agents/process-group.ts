@@ -20,7 +20,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { describeGroup, hasProc, liveProcesses, type ProcessGroupRecord } from "./process-identity";
-import { spawnChild, type SpawnHandle, type SpawnVia } from "./spawner";
+import { spawnChild, type SpawnHandle, type SpawnVia, type SpoolTarget } from "./spawner";
 
 /**
  * `sh -c WATCHER name argv...`: fork the watcher (it ignores the SIGTERM the
@@ -52,6 +52,8 @@ export interface ProcessSpec {
   marker?: string;
   /** Through the spawn helper or directly; RALPH_SPAWN_HELPER decides when not given. */
   spawnVia?: SpawnVia;
+  /** Where the spawn helper writes the tail of stdout if the server dies first (spend-spool.ts). */
+  spool?: SpoolTarget;
 }
 
 export interface ProcessOutcome {
@@ -229,6 +231,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
         detached: true, // own process group, so the whole tree can be signalled
         // Our end of the watcher's pipe: closing it (or dying) kills the group.
         lifeline: true,
+        ...(spec.spool ? { spool: spec.spool } : {}),
       },
       {
         spawned(p) {

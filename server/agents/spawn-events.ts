@@ -11,6 +11,16 @@ export interface SpawnRequest {
   detached: boolean;
   /** An extra pipe as fd 3, held by whoever spawned it until release(), its exit, or the holder's death. */
   lifeline: boolean;
+  /**
+   * The spawn helper keeps the tail of stdout and writes it to `file` (with `meta`) if the server dies
+   * before it says the run's attempt was committed (spend-spool.ts). A direct spawn ignores it.
+   */
+  spool?: SpoolTarget;
+}
+
+export interface SpoolTarget {
+  file: string;
+  meta: Record<string, unknown>;
 }
 
 /** Called in this order: spawned, then stdout/stderr chunks, exit, close; or failed at any point, and then nothing else. */

@@ -14,15 +14,94 @@
 // process kills every group it started and exits. Termination signals meant for
 // the server's process group are ignored: the server decides when runs end.
 //
+// Spend outlives the server (issue 32): for a run the server marks as
+// spoolable (the loop's agent call, `spool.file` under the data folder), the
+// last SPOOL_TAIL bytes of stdout are kept here, while it runs and after it
+// closed, until the server says its attempt was committed (`unspool`). When
+// the server dies, those tails are written to their spool files before this
+// process exits, and the loop's next owner counts the spend they report
+// (server/jobs/spool-recovery.ts). Nothing is written while the server lives.
+//
 // Plain JavaScript with no imports beyond Node's own: it runs as is, outside
 // any bundle, and starts in a few tens of ms.
 import { spawn } from "node:child_process";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** Bytes of output sent but not yet written to the channel, per run, before its pipes are paused. */
 const HIGH_WATER = 256 * 1024;
 
-/** @type {Map<number, { child: import("node:child_process").ChildProcess; detached: boolean; unsent: number; paused: boolean }>} */
+/** Bytes of stdout kept per spoolable run (its last ones: where an agent prints its final spend). */
+const SPOOL_TAIL = 64 * 1024;
+/** Closed runs whose attempt the server has not confirmed yet: beyond these, the oldest are forgotten. */
+const MAX_CLOSED = 512;
+const MAX_CLOSED_BYTES = 32 * 1024 * 1024;
+
+/** @type {Map<number, { child: import("node:child_process").ChildProcess; detached: boolean; unsent: number; paused: boolean; spool?: Spool }>} */
 const runs = new Map();
+
+/**
+ * @typedef {{ file: string; meta: unknown; chunks: Buffer[]; bytes: number; total: number; closed: boolean }} Spool
+ * @type {Spool[]} closed spoolable runs, oldest first
+ */
+let closedSpools = [];
+let closedBytes = 0;
+
+/** @param {Spool} spool @param {Buffer} chunk */
+function keepTail(spool, chunk) {
+  spool.chunks.push(chunk);
+  spool.bytes += chunk.length;
+  spool.total += chunk.length;
+  if (spool.bytes > 2 * SPOOL_TAIL) {
+    const all = Buffer.concat(spool.chunks);
+    spool.chunks = [all.subarray(all.length - SPOOL_TAIL)];
+    spool.bytes = SPOOL_TAIL;
+  }
+}
+
+/** @param {Spool} spool */
+function tailOf(spool) {
+  const all = Buffer.concat(spool.chunks);
+  return all.length > SPOOL_TAIL ? all.subarray(all.length - SPOOL_TAIL) : all;
+}
+
+/** @param {Spool} spool */
+function closeSpool(spool) {
+  spool.closed = true;
+  spool.chunks = [tailOf(spool)];
+  spool.bytes = spool.chunks[0].length;
+  closedSpools.push(spool);
+  closedBytes += spool.bytes;
+  while (closedSpools.length > MAX_CLOSED || closedBytes > MAX_CLOSED_BYTES) closedBytes -= closedSpools.shift().bytes;
+}
+
+/** The server is gone: every tail it did not confirm goes to its spool file (one file per attempt, all its calls). */
+function writeSpools() {
+  /** @type {Map<string, Spool[]>} */
+  const byFile = new Map();
+  const live = [...runs.values()].map((r) => r.spool).filter(Boolean);
+  for (const spool of [...closedSpools, ...live]) byFile.set(spool.file, [...(byFile.get(spool.file) ?? []), spool]);
+  for (const [file, spools] of byFile) {
+    try {
+      const body = {
+        v: 1,
+        writtenAt: Date.now(),
+        runs: spools.map((s) => ({
+          meta: s.meta,
+          live: !s.closed,
+          cut: s.total > SPOOL_TAIL,
+          tail: tailOf(s).toString("utf8"),
+        })),
+      };
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // Whole or not at all: a reader never sees half a file.
+      writeFileSync(`${file}.tmp`, JSON.stringify(body), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // best effort: the data folder may be gone or full
+    }
+  }
+}
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => undefined);
 
@@ -70,10 +149,15 @@ function start(msg) {
     return;
   }
   const run = { child, detached: msg.detached, unsent: 0, paused: false };
+  if (msg.spool)
+    run.spool = { file: msg.spool.file, meta: msg.spool.meta, chunks: [], bytes: 0, total: 0, closed: false };
   runs.set(id, run);
   child.stdio[3]?.on("error", () => undefined);
   send({ t: "spawned", id, pid: child.pid });
-  child.stdout.on("data", (chunk) => send({ t: "out", id, chunk }, chunk.length, run));
+  child.stdout.on("data", (chunk) => {
+    if (run.spool) keepTail(run.spool, chunk);
+    send({ t: "out", id, chunk }, chunk.length, run);
+  });
   child.stderr.on("data", (chunk) => send({ t: "err", id, chunk }, chunk.length, run));
   if (child.stdin) {
     child.stdin.on("error", () => undefined); // EPIPE when the child never reads its input
@@ -88,12 +172,19 @@ function start(msg) {
   child.once("close", () => {
     if (runs.get(id) !== run) return;
     runs.delete(id);
+    if (run.spool) closeSpool(run.spool);
     send({ t: "close", id });
   });
 }
 
 process.on("message", (msg) => {
   if (msg.t === "spawn") return start(msg);
+  if (msg.t === "unspool") {
+    // The server committed that attempt: its tails are no longer anyone's to recover.
+    closedSpools = closedSpools.filter((s) => s.file !== msg.file);
+    closedBytes = closedSpools.reduce((n, s) => n + s.bytes, 0);
+    return;
+  }
   const run = runs.get(msg.id);
   if (!run) return;
   if (msg.t === "release") {
@@ -102,6 +193,7 @@ process.on("message", (msg) => {
   } else if (msg.t === "abandon") {
     // A descendant that left the group holds the pipes open; the server stopped waiting for it.
     runs.delete(msg.id);
+    if (run.spool) closeSpool(run.spool);
     run.child.stdout?.destroy();
     run.child.stderr?.destroy();
     run.child.stdio[3]?.destroy();
@@ -118,5 +210,7 @@ process.on("disconnect", () => {
       // already gone
     }
   }
+  // What the agents printed that the server never stored: for the loop's next owner.
+  writeSpools();
   process.exit(0);
 });

@@ -5,7 +5,9 @@
  * bounded when the server reads slowly, and the helper itself dying fails the
  * run in flight cleanly, kills its group, and the next spawn starts a new one.
  */
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { AgentError } from "./agent-error";
 import { createCommandAgent } from "./command.executor";
@@ -13,7 +15,8 @@ import { commandAgentSchema } from "./command.schema";
 import { request, tempRoot, testDeps } from "./fixtures/harness";
 import { groupAlive, runProcess, type ProcessSpec } from "./process-group";
 import { environHas, liveProcesses } from "./process-identity";
-import { spawnHelperPid } from "./spawn-helper";
+import { helperScript, spawnHelperPid } from "./spawn-helper";
+import { readSpooledSpend } from "./spend-spool";
 import { collectOutput } from "./spawner";
 
 const tmp = tempRoot("ralph-spawn-helper-");
@@ -216,5 +219,55 @@ describe("agents through the spawn helper", () => {
     ]);
     expect([a.stdout, b.stdout]).toEqual(["old", "new"]);
     expect(reloadedHelper.spawnHelperPid()).toBe(pid);
+  });
+});
+
+describe("the spawn helper's spend spool (issue 32)", () => {
+  it("writes the unconfirmed tails of spoolable runs, live and closed, when its server goes, and nothing else", async () => {
+    // A helper of its own, with this test as its server: disconnecting is the server dying.
+    const helper = spawn(process.execPath, [helperScript()], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    const closed = new Set<number>();
+    const spawned = new Set<number>();
+    helper.on("message", (m: { t: string; id: number }) => {
+      if (m.t === "close") closed.add(m.id);
+      if (m.t === "spawned") spawned.add(m.id);
+    });
+    const dir = join(tmp.root, "spool");
+    const file = (name: string) => join(dir, "loop-1", name);
+    const run = (id: number, script: string, spool?: string, call = 1) =>
+      helper.send({
+        t: "spawn",
+        id,
+        file: "/bin/sh",
+        args: ["-c", script],
+        cwd: tmp.root,
+        env: { PATH },
+        detached: true,
+        lifeline: false,
+        ...(spool ? { spool: { file: spool, meta: { preset: "generic", maxOutputBytes: 1 << 20, call } } } : {}),
+      });
+    const cost = (usd: number) => `echo '${JSON.stringify({ usage: { input: 10, output: 2, cache: 0 }, cost: usd })}'`;
+    // Attempt 1.1: two calls (a retry), both closed; 2.1: closed, then confirmed; 3.1: a flood, still running.
+    run(1, cost(0.5), file("1.1.json"), 1);
+    run(2, `${cost(0.25)}`, file("1.1.json"), 2);
+    run(3, cost(9), file("2.1.json"));
+    run(4, `head -c 200000 /dev/zero | tr '\\0' x; echo; ${cost(0.125)}; sleep 30`, file("3.1.json"));
+    run(5, cost(7)); // not spoolable
+    await until(() => [1, 2, 3, 5].every((id) => closed.has(id)) && spawned.has(4), 5000);
+    helper.send({ t: "unspool", file: file("2.1.json") });
+    await new Promise((r) => setTimeout(r, 300)); // the flood's last line reaches the helper
+    const gone = new Promise((r) => helper.once("exit", r));
+    helper.disconnect();
+    await gone;
+    expect(readdirSync(join(dir, "loop-1")).sort()).toEqual(["1.1.json", "3.1.json"]);
+    expect(readSpooledSpend(file("1.1.json"))).toEqual({ input: 20, output: 4, cache: 0, costUsd: 0.75 });
+    // The flood is cut to its tail, which still holds the last report.
+    const flood = JSON.parse(readFileSync(file("3.1.json"), "utf8")) as {
+      runs: { live: boolean; cut: boolean; tail: string }[];
+    };
+    expect(flood.runs).toHaveLength(1);
+    expect(flood.runs[0]).toMatchObject({ live: true, cut: true });
+    expect(flood.runs[0]!.tail.length).toBeLessThanOrEqual(64 * 1024);
+    expect(readSpooledSpend(file("3.1.json"))).toEqual({ input: 10, output: 2, cache: 0, costUsd: 0.125 });
   });
 });

@@ -142,6 +142,7 @@ export function helperSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle
     stdin: req.stdin,
     detached: req.detached,
     lifeline: req.lifeline,
+    ...(req.spool ? { spool: req.spool } : {}),
   });
   return {
     release: () => {
@@ -151,6 +152,16 @@ export function helperSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle
       if (forget(h, id)) send({ t: "abandon", id });
     },
   };
+}
+
+/**
+ * The attempt whose runs spooled to `file` is stored: the helper forgets their tails (and so never writes
+ * them). Without a helper there is nothing to forget.
+ */
+export function forgetSpool(file: string): void {
+  const h = shared.current;
+  if (!h || h.gone || !h.child.connected) return;
+  h.child.send({ t: "unspool", file }, () => undefined);
 }
 
 /** The helper's pid while it runs (tests kill it to check that runs fail cleanly). */

@@ -9,9 +9,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { getEnv } from "../env";
 import { helperSpawn } from "./spawn-helper";
-import type { SpawnEvents, SpawnHandle, SpawnRequest, SpawnVia } from "./spawn-events";
+import type { SpawnEvents, SpawnHandle, SpawnRequest, SpawnVia, SpoolTarget } from "./spawn-events";
 
-export type { SpawnEvents, SpawnHandle, SpawnRequest, SpawnVia };
+export type { SpawnEvents, SpawnHandle, SpawnRequest, SpawnVia, SpoolTarget };
 
 export function directSpawn(req: SpawnRequest, events: SpawnEvents): SpawnHandle {
   let child: ChildProcess;

@@ -39,6 +39,22 @@ export interface SpendReport extends StrandedSpend {
 
 const ENDED = new Set(["stopped", "completed", "failed"]);
 
+/** Who held the report: the runtime itself after a lost lease, or its spawn helper's spool after it died. */
+export type StrandedSource = "late_report" | "spool";
+
+const WORDS: Record<StrandedSource, { agentId: string; error: string; reason: string }> = {
+  late_report: {
+    agentId: "stranded",
+    error: "the runtime lost its lease before it could store this attempt; it runs again",
+    reason: "spend an agent reported after its runtime lost the lease",
+  },
+  spool: {
+    agentId: "spooled",
+    error: "the runtime died before it could store this attempt (its spawn helper kept the spend); it runs again",
+    reason: "spend an agent reported before its runtime died, kept by the spawn helper",
+  },
+};
+
 /** Takes the loop row's lock (a no-op update) so the spend paths order against each other. */
 export async function lockLoopRow(tx: Tx, loopId: string): Promise<boolean> {
   const locked = await tx.loop.updateMany({ where: { id: loopId }, data: { version: { increment: 0 } } });
@@ -55,7 +71,9 @@ export async function recordStrandedSpend(
   where: { number: number; attempt: number; startedAt: Date },
   spend: StrandedSpend,
   now: Date,
+  source: StrandedSource = "late_report",
 ): Promise<StrandedSpend | null> {
+  const words = WORDS[source];
   return inTransaction(db, async (tx) => {
     if (!(await lockLoopRow(tx, loopId))) return null;
     const { number, attempt } = where;
@@ -82,10 +100,10 @@ export async function recordStrandedSpend(
         loopId,
         number,
         attempt,
-        agentId: "stranded",
+        agentId: words.agentId,
         startedAt: where.startedAt,
         now,
-        error: "the runtime lost its lease before it could store this attempt; it runs again",
+        error: words.error,
         counts,
       });
     }
@@ -109,7 +127,7 @@ export async function recordStrandedSpend(
       payload: report,
       actorId: null,
       actor: "system",
-      reason: "spend an agent reported after its runtime lost the lease",
+      reason: words.reason,
       ...(settled ? { status: "applied" as const, result: "counted on the ended loop" } : {}),
     });
     await appendEvents(tx, [
@@ -117,8 +135,8 @@ export async function recordStrandedSpend(
         loopId,
         type: "spend_recorded",
         actor: "system",
-        reason: "an agent's spend reported after its runtime lost the lease",
-        payload: { ...report },
+        reason: words.reason,
+        payload: { ...report, source },
       },
     ]);
     return diff;

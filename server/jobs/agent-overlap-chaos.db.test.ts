@@ -5,7 +5,7 @@
 // any two agents of one iteration alive at the same time, on an attempt run
 // twice, on a failed loop, and on a loop whose cost is not the sum of its rows.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -24,6 +24,13 @@ import { systemDeps } from "./system-deps";
 const FULL = FULL_CHAOS;
 const LOOPS = FULL ? 100 : 12;
 const ITERATIONS = FULL ? 20 : 4;
+
+/** Spool files not yet counted (server/agents/spend-spool.ts). */
+function spooled(dataDir: string): number {
+  const root = join(dataDir, "agent-spool");
+  if (!existsSync(root)) return 0;
+  return readdirSync(root).reduce((n, loop) => n + readdirSync(join(root, loop)).length, 0);
+}
 
 describeEachProvider("agent overlap chaos", ({ db, temp }) => {
   const workers: WorkerProcess[] = [];
@@ -66,8 +73,11 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
       // Two busy processes on a 2-core machine: every heartbeat competes for the CPU.
       for (let i = 0; i < 2; i++) hogs.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
       // Short leases (spawnWorker's 2 s, heartbeat 200 ms): under the hog some are lost and taken over.
-      const a = spawnWorker(temp().target);
-      const b = spawnWorker(temp().target);
+      // Both on one host, sharing the data folder: a killed worker's spawn helper spools there what its
+      // agents printed and it never stored, for the other to count (spool-recovery.ts).
+      const dataDir = mkdtempSync(join(tmpdir(), "ralph-overlap-data-"));
+      const a = spawnWorker(temp().target, { RALPH_DATA_DIR: dataDir });
+      const b = spawnWorker(temp().target, { RALPH_DATA_DIR: dataDir });
       workers.push(a, b);
       // The kill lands while worker A has agents running (not wherever the scheduler put them).
       // The kill lands on a worker while it has agents running (one batch claim may take every loop).
@@ -111,6 +121,12 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
         FULL ? 1_800_000 : 60_000,
       );
       for (const h of hogs.splice(0)) h.kill("SIGKILL");
+      // The survivor's sweep counts the spools of loops it had already finished (a look every second).
+      await waitFor(
+        () => Promise.resolve(spooled(dataDir)),
+        (n) => n === 0,
+        10_000,
+      ).catch(() => undefined);
 
       const runs = readAgentRuns(agentDir);
       const overlaps = overlappingRuns(runs);
@@ -130,7 +146,7 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
         `overlap chaos: ${runs.length} agent processes, ${runs.filter((r) => !r.ended).length} killed, ` +
           `${overlaps.length} overlapping pairs, ${twice.length} iterations with more agents than attempts, ` +
           `${rows.filter((r) => r.status === "interrupted").length} interrupted attempts, ` +
-          `reported $${reported.toFixed(3)} recorded $${recorded.toFixed(3)}`,
+          `reported $${reported.toFixed(3)} recorded $${recorded.toFixed(3)}, ${spooled(dataDir)} spools left`,
       );
       expect(overlaps.map((o) => `${o.a.loopId}:${o.a.iteration} ${o.overlapMs} ms`)).toEqual([]);
       expect(twice).toEqual([]);
@@ -143,6 +159,14 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
       expect(recorded).toBeGreaterThanOrEqual(LOOPS * ITERATIONS * 0.125 - 1e-9);
       // An agent that answered while its runtime was frozen, or after the runtime lost its lease, is counted
       // too (stranded-spend.repo.ts): every dollar an agent printed is on the loops, and nothing more.
+      const recovered = await db().prisma.loopEvent.findMany({
+        where: { loopId: { in: ids }, type: "spend_recorded" },
+        select: { payload: true },
+      });
+      const fromSpools = recovered.filter((e) => (e.payload as { source?: string } | null)?.source === "spool");
+      console.log(
+        `overlap chaos: ${recovered.length} late spend records, ${fromSpools.length} of them from a dead worker's spools`,
+      );
       const unread = runs.filter((r) => r.ended && r.last >= frozenAt && r.last <= thawedAt + 500).length * 0.125;
       console.log(
         `overlap chaos: uncounted $${(reported - recorded).toFixed(3)}, $${unread.toFixed(3)} of it while frozen`,

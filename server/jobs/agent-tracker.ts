@@ -28,6 +28,8 @@ export function createAgentTracker(
   loopId: string,
   owner: string,
   delayMs = RECORD_DELAY_MS,
+  /** The spool file of the attempt of `iteration` in flight (spend-spool.ts), if spooled. */
+  spool?: (iteration: number) => string | undefined,
 ): RuntimeAgentTracker {
   let last: { iteration: number; spend: ReportedSpend } | null = null;
   let current: {
@@ -63,6 +65,9 @@ export function createAgentTracker(
       if (id !== loopId) return;
       last = { iteration, spend };
       write(iteration, { spend });
+    },
+    spoolFile(id, iteration) {
+      return id === loopId ? spool?.(iteration) : undefined;
     },
     reported(iteration) {
       return last?.iteration === iteration ? last.spend : null;

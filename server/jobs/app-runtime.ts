@@ -12,6 +12,7 @@ import { LocalDispatcher } from "./local-dispatcher";
 import { DEFAULT_SETTINGS, type Dispatcher, type JobRuntime } from "./runtime-deps";
 import { Semaphore } from "./semaphore";
 import { startSweeper, type Sweeper } from "./sweeper";
+import { SPOOL_SWEEP_MS, startSpoolSweep } from "./spool-recovery";
 import { startProcessLandings, type LandingSweeper } from "./landing-runner";
 import { systemDeps } from "./system-deps";
 import { notifyEventsWritten } from "../events/event-wakeups";
@@ -85,6 +86,8 @@ export function startAppSweeper() {
   globalForRuntime.ralphSweeper = startSweeper(runtime.jobs.db, runtime.jobs.dispatcher, env.RALPH_SWEEP_INTERVAL_MS, {
     initialDelayMs: 1000,
   });
+  // Spend a dead runtime's spawn helper spooled (spool-recovery.ts).
+  startSpoolSweep(runtime.jobs.db.prisma, SPOOL_SWEEP_MS);
   // The merge queue lands in this process too (one lander per target branch, whichever process takes it).
   globalForRuntime.ralphLandings = startProcessLandings(runtime.jobs.db, runtime.jobs.instanceId, runtime.services);
 }

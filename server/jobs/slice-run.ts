@@ -3,6 +3,7 @@
 // commit each safe point through the loop store. runSlice (slice-runner.ts)
 // strings them together.
 import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
 import {
   buildCheckpoint,
   step,
@@ -17,6 +18,9 @@ import type { ClaimedLoop, LoopStore } from "../db/loop-store/loop-store.port";
 import { LeaseLostError } from "../db/loop-lease.repo";
 import { isStorageConflict, isTransientStorageError } from "../db/storage-errors";
 import { reapAgentGroup } from "../agents/orphans";
+import { forgetSpool } from "../agents/spawn-helper";
+import { spoolFile } from "../agents/spend-spool";
+import { getEnv } from "../env";
 import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import { readStoredCheckpoint } from "../loops/loop-snapshot";
 import { settleRaceAfterEnd } from "../loops/race-settle.service";
@@ -38,6 +42,7 @@ import { ControlReader } from "./control-reader";
 import { withCrashedSpend } from "./crashed-spend";
 import type { LeaseHold } from "./lease-keeper";
 import { storeStrandedSpend } from "./spend-reports";
+import { recoverSpooledSpend } from "./spool-recovery";
 import { SharedLimits } from "./shared-limits";
 import { LiveRecorder } from "./live-recorder";
 import type { JobRuntime } from "./runtime-deps";
@@ -113,6 +118,8 @@ export class SliceRun {
   // last output, and the parts the loop has (updated only once a commit stood).
   private outputRow: string | null = null;
   private storedParts = new Set<string>();
+  // Absolute: the spawn helper writes there after this process is gone.
+  private readonly dataDir = resolve(getEnv().RALPH_DATA_DIR);
 
   constructor(
     private readonly rt: JobRuntime,
@@ -136,10 +143,12 @@ export class SliceRun {
   async restore(): Promise<void> {
     const { rt, store, loopId, owner, claimed } = this;
     // The claim read the row under the lease: with nothing in flight there is no crashed attempt to record.
-    const crashed =
-      claimed.inflightIteration === null
-        ? null
-        : await store.recordCrashedAttempt(loopId, owner, this.now(), randomUUID());
+    const inflight = claimed.inflightIteration !== null;
+    // What the crashed runtime's agents printed and it never stored, if its spawn helper spooled it
+    // (spool-recovery.ts): on the rows first, so the crash's record below sums it and settles its report.
+    // A spool written later is found by the periodic sweep.
+    if (inflight) await recoverSpooledSpend(rt.db.prisma, this.now(), { loopId, dataDir: this.dataDir });
+    const crashed = inflight ? await store.recordCrashedAttempt(loopId, owner, this.now(), randomUUID()) : null;
     // Whatever the crashed runtime's agent left running goes before the iteration runs again.
     if (crashed?.group) await reapAgentGroup(crashed.group);
     // And the sandbox's network bridges of a runtime that died with it.
@@ -162,7 +171,9 @@ export class SliceRun {
         goal: claimed.goal,
         agentKind: claimed.agentKind,
         config: claimed.config,
-        tracker: (this.tracker = createAgentTracker(rt.db.prisma, loopId, owner)),
+        tracker: (this.tracker = createAgentTracker(rt.db.prisma, loopId, owner, undefined, (number) =>
+          this.marked?.number === number ? spoolFile(this.dataDir, loopId, number, this.marked.attempt) : undefined,
+        )),
         permissions: permissionGate({ db: rt.db, engine: rt.engine }),
       });
     } catch (error) {
@@ -269,6 +280,9 @@ export class SliceRun {
       }),
     );
     controls.spendReports.committed();
+    // The attempt is stored: the spawn helper need not keep its agent's output for a next owner.
+    if (iteration && attempt !== undefined)
+      forgetSpool(spoolFile(this.dataDir, loopId, iteration.record.number, attempt));
     controls.prime(pendingControls);
     rt.onEventsWritten?.();
     this.outputRow = cite;

@@ -4,7 +4,7 @@
 // claims the loop, records A's attempt as interrupted (A never got to store the
 // report) and runs the iteration again. A wakes with the agent's report in hand
 // and its step commit refused: the spend must still reach the loop, once.
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -91,5 +91,71 @@ describeEachProvider("stranded spend", ({ db, temp }) => {
     expect(ledger.interruptedUsd).toBeCloseTo(0.125, 10);
     // Nothing is left for a later safe point to count again.
     expect(await db().prisma.controlRequest.count({ where: { loopId: id, status: "pending" } })).toBe(0);
+  }, 120_000);
+
+  it("an agent's cost printed while its runtime was frozen, the runtime then killed, is counted by the next owner", async () => {
+    const agentDir = join(mkdtempSync(join(tmpdir(), "ralph-spooled-")), "agents");
+    mkdirSync(agentDir);
+    // Workers on one host share the data folder, where a dead worker's spawn helper spools what it held.
+    const dataDir = mkdtempSync(join(tmpdir(), "ralph-spool-data-"));
+    const services = { db: db(), dispatcher: new LocalDispatcher(), engine: systemDeps };
+    const definition = loopDefinitionSchema.parse({
+      goal: "count what the killed runtime's agent spent",
+      agent: {
+        kind: "command",
+        preset: "generic",
+        argv: [process.execPath, join(process.cwd(), "test/fixtures/overlap-agent.mjs")],
+        env: { AGENT_DIR: agentDir, SLEEP_MS: "1000" },
+        timeoutSeconds: 60,
+        killGraceMs: 200,
+        sandbox: "off",
+      },
+      loop: {
+        stop: { maxIterations: 2, noProgressIterations: 0, maxConsecutiveFailures: 0 },
+        health: { checkInterval: 0 },
+        completion: { allowNoEvidence: true },
+      },
+    });
+    const { id } = await createLoopFromDefinition(services, definition, true, asOperator());
+    const a = spawnWorker(temp().target, { RALPH_DATA_DIR: dataDir });
+    workers.push(a);
+    await waitFor(
+      () => Promise.resolve(readAgentRuns(agentDir)),
+      (runs) => runs.length === 1,
+      30_000,
+    );
+    // A freezes while its agent runs; the agent prints its cost and exits (the spawn helper reads it).
+    await freezeOutsideWriteLock(a, temp().target);
+    await waitFor(
+      () => Promise.resolve(readAgentRuns(agentDir)),
+      (runs) => runs[0]!.ended,
+      10_000,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    // A wakes and dies at once: it never reads the report, let alone stores it.
+    a.child.kill("SIGCONT");
+    a.child.kill("SIGKILL");
+    await a.exited;
+    const b = spawnWorker(temp().target, { RALPH_DATA_DIR: dataDir });
+    workers.push(b);
+    const loop = await waitFor(
+      () => db().prisma.loop.findUniqueOrThrow({ where: { id } }),
+      (l) => ["stopped", "completed", "failed"].includes(l.status),
+      60_000,
+    );
+    const runs = readAgentRuns(agentDir).filter((r) => r.ended);
+    // A's iteration 1, B's iteration 1 again, B's iteration 2: each printed $0.125.
+    expect(runs).toHaveLength(3);
+    expect(loop.status).toBe("stopped");
+    const ledger = await expectLoopCostMatchesRows(db().prisma, id);
+    expect(ledger.recordedUsd).toBeCloseTo(runs.length * 0.125, 10);
+    expect(ledger.interruptedUsd).toBeCloseTo(0.125, 10);
+    expect(await db().prisma.controlRequest.count({ where: { loopId: id, status: "pending" } })).toBe(0);
+    // Counted once, from the spool, and gone.
+    const records = await db().prisma.loopEvent.findMany({ where: { loopId: id, type: "spend_recorded" } });
+    expect(records.map((e) => e.payload as { source?: string; costUsd?: number } | null)).toEqual([
+      expect.objectContaining({ source: "spool", costUsd: 0.125, number: 1, attempt: 1 }),
+    ]);
+    expect(readdirSync(join(dataDir, "agent-spool", id))).toEqual([]);
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { sweepOrphanBridges } from "../agents/sandbox/bridge-sweep";
 import type { Database } from "../db/client";
 import { LocalDispatcher } from "./local-dispatcher";
+import { SPOOL_SWEEP_MS, startSpoolSweep } from "./spool-recovery";
 import type { JobRuntime, PortsFactory, RuntimeSettings } from "./runtime-deps";
 import { systemDeps } from "./system-deps";
 
@@ -42,6 +43,8 @@ export function startWorker(options: WorkerOptions): Worker {
   };
   dispatcher.attach(runtime);
   const stopping = new AbortController();
+  // Spend a dead runtime's spawn helper spooled (spool-recovery.ts), wherever its loops went since.
+  const spools = startSpoolSweep(options.db.prisma, SPOOL_SWEEP_MS, options.log);
 
   const done = (async () => {
     while (!stopping.signal.aborted) {
@@ -61,6 +64,7 @@ export function startWorker(options: WorkerOptions): Worker {
       if (claimed === 0) await systemDeps.sleep(options.pollMs, stopping.signal);
     }
     await dispatcher.stop();
+    spools.stop();
   })();
 
   return {

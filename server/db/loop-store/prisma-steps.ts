@@ -62,6 +62,21 @@ export async function recordCrashedAttempt(
           : {}),
       });
     }
+    // A row already there (a late report or a spool stored it first, stranded-spend.repo.ts) is raised to what
+    // the tracker wrote, never lowered: the larger of the two reports counts, once.
+    const raised = existing?.status === "interrupted" && spend ? raiseBy(existing, spend) : null;
+    if (raised && existing) {
+      await tx.iteration.update({
+        where: { id: existing.id },
+        data: {
+          costUsd: existing.costUsd + raised.costUsd,
+          tokensIn: existing.tokensIn + raised.input,
+          tokensOut: existing.tokensOut + raised.output,
+          tokensCache: existing.tokensCache + raised.cache,
+        },
+      });
+    }
+    const added = existing ? raised : spend;
     const crashed = await tx.iteration.aggregate({
       where: { loopId, number, status: "interrupted" },
       _sum: { tokensIn: true, tokensOut: true, tokensCache: true, costUsd: true },
@@ -70,15 +85,14 @@ export async function recordCrashedAttempt(
     // The loop's cost equals the sum of its rows, also until the next safe point (which may never come:
     // another crash, a failed setup): the spend now on the interrupted row is added to the loop at once.
     // The next safe point writes the checkpoint's totals plus every interrupted row of this number, the same sum.
-    const counted =
-      spend && !existing
-        ? {
-            costUsd: { increment: spend.costUsd },
-            tokensIn: { increment: spend.input },
-            tokensOut: { increment: spend.output },
-            tokensCache: { increment: spend.cache },
-          }
-        : {};
+    const counted = added
+      ? {
+          costUsd: { increment: added.costUsd },
+          tokensIn: { increment: added.input },
+          tokensOut: { increment: added.output },
+          tokensCache: { increment: added.cache },
+        }
+      : {};
     const updated = await tx.loop.updateMany({
       where: { id: loopId, leaseOwner: owner },
       data: { inflightAttempt: attempt + 1, inflightAgent: Prisma.DbNull, version: { increment: 1 }, ...counted },
@@ -105,6 +119,22 @@ export async function recordCrashedAttempt(
       },
     };
   });
+}
+
+type Spend = NonNullable<InflightAgent["spend"]>;
+
+/** What `spend` adds to a stored row, field by field (never less than nothing); null when nothing. */
+function raiseBy(
+  row: { costUsd: number; tokensIn: number; tokensOut: number; tokensCache: number },
+  spend: Spend,
+): Spend | null {
+  const diff = {
+    input: Math.max(0, spend.input - row.tokensIn),
+    output: Math.max(0, spend.output - row.tokensOut),
+    cache: Math.max(0, spend.cache - row.tokensCache),
+    costUsd: Math.max(0, spend.costUsd - row.costUsd),
+  };
+  return diff.costUsd > 0 || diff.input + diff.output + diff.cache > 0 ? diff : null;
 }
 
 /** Gives up on a loop the runtime cannot run (bad checkpoint, unusable config). */
