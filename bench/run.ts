@@ -4,7 +4,7 @@
 // runs the browser figures alone; `--only=control,idle` picks some of them
 // (idle, cls, control, lighthouse). `-- --dashboard` runs the dashboard's
 // (10,000 loops, 1,000,000 iterations, a loop of 20,000) on both databases alone;
-// `-- --scale` adds them to the full run. The default leaves them out: seeding a
+// `-- --scale` adds them to the full run. The control figure on PostgreSQL runs with `--ui` or `--only=` only. The default leaves them out: seeding a
 // million iterations twice took the bench past 45 minutes on a loaded 2-core machine.
 // `-- --defaults` runs issue 36's figures alone (the gap with the sandbox and
 // snapshots on, against ralphy-cli; the sandbox's launch cost; the snapshot on
@@ -326,6 +326,6 @@ if (dashboardOnly) await dashboardOnlyFigures();
 else if (defaultsOnly) await defaultsFigures();
 else {
   if (!uiOnly) await runtimeFigures();
-  await printUiFigures(root, uiPort, uiOnlyFigures, lighthouseRuns);
+  await printUiFigures(root, uiPort, uiOnlyFigures, lighthouseRuns, uiOnly || onlyArg !== undefined);
 }
 process.exit(0);
