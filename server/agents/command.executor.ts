@@ -4,12 +4,7 @@
  * (own group, no shell, allowlisted env, timeout, output cap) are the same.
  */
 import { resolve } from "node:path";
-import {
-  limitKindOf,
-  type AgentPort,
-  type AgentRunRequest,
-  type AgentRunResult,
-} from "../engine";
+import { limitKindOf, type AgentPort, type AgentRunRequest, type AgentRunResult } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import { commandPresetSpecs, presetArgv } from "./command-preset-specs";
