@@ -4,13 +4,7 @@
  * (own group, no shell, allowlisted env, timeout, output cap) are the same.
  */
 import { resolve } from "node:path";
-import {
-  limitKindOf,
-  type AgentPort,
-  type AgentProgressEvent,
-  type AgentRunRequest,
-  type AgentRunResult,
-} from "../engine";
+import { limitKindOf, type AgentPort, type AgentRunRequest, type AgentRunResult } from "../engine";
 import { AgentError, abortedError } from "./agent-error";
 import { detectClaim } from "./claim";
 import { commandPresetSpecs, presetArgv } from "./command-preset-specs";
@@ -24,82 +18,14 @@ import { preparedWorkspace, takeSnapshot } from "./command-workspace";
 import { prepareProcess } from "./sandbox/isolated-process";
 import { serverIsolation } from "./sandbox/isolation";
 import { writeFileInside } from "./sandbox/safe-files";
-import { startPermissionServer, type PermissionServer } from "./permission-server";
+import { permissionWiringFor } from "./command-permissions";
+import { outputLines, progressEmitter } from "./command-live-output";
 import { priced, spendReporter } from "./spend-reporter";
 import { spoolFor } from "./spend-spool";
 import { modelArg, type ParsedRun } from "./stream-parser";
-import { compactLine, TranscriptLines } from "./transcript-lines";
+import { TranscriptLines } from "./transcript-lines";
 
 export { commandPresetSpecs, presetArgv };
-
-/** Past this many lines a flood must not become an event flood: heartbeats are thinned. */
-const FREE_HEARTBEATS = 1000;
-const THINNED_HEARTBEAT_MS = 100;
-const MAX_LIVE_LINE = 2000;
-
-function progressEmitter(onProgress: AgentRunRequest["onProgress"], secrets: readonly string[]) {
-  let lines = 0;
-  let lastBeat = 0;
-  return (event: AgentProgressEvent) => {
-    if (event.kind === "heartbeat" && ++lines > FREE_HEARTBEATS) {
-      const now = performance.now();
-      if (now - lastBeat < THINNED_HEARTBEAT_MS) return;
-      lastBeat = now;
-    }
-    try {
-      // Tool names and messages come from the agent's output: events are stored, so they are scrubbed too.
-      onProgress(event.kind === "heartbeat" ? event : scrubDeep(event, secrets));
-    } catch {
-      // a failing listener must not break the agent's output stream
-    }
-  };
-}
-
-/**
- * Output lines for the live view, thinned like heartbeats past the first
- * thousand: the lines left out are counted on the next one sent, and the
- * last line is always sent (flush) so the tail ends where the agent did.
- */
-function outputLines(emit: (event: AgentProgressEvent) => void) {
-  let lines = 0;
-  let last = 0;
-  let skipped = 0;
-  let pending: string | null = null;
-  // A held-back line goes out soon even if the agent then goes quiet.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const send = (text: string) => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    // A JSON line stays JSON (its long strings shortened), so the live transcript can still read it.
-    const cut = compactLine(text, MAX_LIVE_LINE);
-    emit({ kind: "output", text: cut, ...(skipped > 0 ? { skipped } : {}) });
-    skipped = 0;
-    pending = null;
-  };
-  return {
-    line(text: string) {
-      if (++lines > FREE_HEARTBEATS) {
-        const now = performance.now();
-        if (now - last < THINNED_HEARTBEAT_MS) {
-          if (pending !== null) skipped++;
-          pending = text;
-          timer ??= setTimeout(() => {
-            timer = undefined;
-            last = performance.now();
-            if (pending !== null) send(pending);
-          }, THINNED_HEARTBEAT_MS);
-          return;
-        }
-        last = now;
-        if (pending !== null) skipped++;
-      }
-      send(text);
-    },
-    flush() {
-      if (pending !== null) send(pending);
-    },
-  };
-}
 
 function buildArgv(config: CommandAgentConfig, prompt: string, promptFile: string, sandboxed: boolean) {
   const { argv: base, warnings } = presetArgv(config, sandboxed);
@@ -221,24 +147,6 @@ function failure(
   return null;
 }
 
-/** Claude Code with a permission policy and a gate to ask: this attempt's permission server (else null). */
-async function permissionServerFor(
-  config: CommandAgentConfig,
-  deps: AgentDeps,
-  request: AgentRunRequest,
-  workspace: string,
-): Promise<PermissionServer | null> {
-  if (config.preset !== "claude-code" || !config.permissions || !deps.permissions) return null;
-  return startPermissionServer({
-    loopId: request.loopId,
-    iteration: request.iteration,
-    attempt: request.attempt,
-    workspace,
-    policy: config.permissions,
-    gate: deps.permissions,
-  });
-}
-
 export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps): AgentPort {
   const preset = commandPresetSpecs[config.preset];
   const pricing = deps.pricing ?? defaultPriceLookup;
@@ -255,18 +163,18 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
       // The agent can leave a symlink where the prompt goes: it is replaced, never written through.
       if (usesFile) writeFileInside(workspace, promptFile, request.input);
       const marker = `RALPH_AGENT_ID=${request.agentId}`;
-      const permissions = await permissionServerFor(config, deps, request, workspace);
+      const permissions = await permissionWiringFor(config, deps, request, workspace);
       const prepared = await prepareProcess({
         config,
         deps,
         loopId: request.loopId,
         workspace,
         cwd,
-        argv: permissions ? [...argv, ...permissions.args] : argv,
+        argv: [...argv, ...permissions.args],
         preset: config.preset,
-        extraHosts: permissions ? [permissions.host] : [],
+        extraHosts: permissions.hosts,
         extraEnv: {
-          ...(permissions ? { MCP_TOOL_TIMEOUT: String((config.permissions!.deadlineSeconds + 120) * 1000) } : {}),
+          ...permissions.env,
           RALPH_LOOP_ID: request.loopId,
           RALPH_ITERATION: String(request.iteration),
           RALPH_ATTEMPT: String(request.attempt),
@@ -322,7 +230,7 @@ export function createCommandAgent(config: CommandAgentConfig, deps: AgentDeps):
           },
         });
       } finally {
-        await permissions?.close();
+        await permissions.close();
         live.flush();
         reporter.flush();
         deps.tracker?.finished?.(request.loopId, request.iteration);
