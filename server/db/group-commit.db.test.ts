@@ -41,9 +41,30 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
     // A wide window: the second loop's step waits for company for 5 s.
     const grouped = openDatabase(temp().target, { groupCommitMs: 5_000 });
     let queued: Promise<unknown> = Promise.resolve();
+    let release = () => {};
     try {
       const [first, second, clicked] = [await loop("me"), await loop("me"), await loop("me")];
-      const committing = grouped.loopStore.commitStep(iterationStep(first, 1, "me", AT));
+      // On PostgreSQL the first step is held on its row lock, so the second stays queued behind it for
+      // certain (it goes as soon as the first commits, which, unheld, raced the urgent write's spare lane).
+      // On SQLite the urgent write has no spare lane: it goes next, ahead of the queue, with no hold needed.
+      const holding =
+        kind === "postgresql"
+          ? new Promise<void>((locked) => {
+              void db().prisma.$transaction(
+                async (tx) => {
+                  await tx.$queryRaw`SELECT "id" FROM "Loop" WHERE "id" = ${first} FOR UPDATE`;
+                  locked();
+                  await new Promise<void>((r) => (release = r));
+                },
+                { timeout: 30_000 },
+              );
+            })
+          : Promise.resolve();
+      await holding;
+      let firstDone = false;
+      const committing = grouped.loopStore.commitStep(iterationStep(first, 1, "me", AT)).finally(() => {
+        firstDone = true;
+      });
       let queuedDone = false;
       queued = grouped.loopStore.commitStep(iterationStep(second, 1, "me", AT)).finally(() => {
         queuedDone = true;
@@ -51,9 +72,13 @@ describeEachProvider("group commit", ({ db, temp, kind }) => {
       // Old code: the urgent write joined the queue and waited out the 5 s window with it.
       await grouped.loopStore.commitStep(iterationStep(clicked, 1, "me", AT), { urgent: true });
       expect(queuedDone).toBe(false);
+      // The hold held: the first step was still waiting on its row when the urgent write committed.
+      if (kind === "postgresql") expect(firstDone).toBe(false);
       expect(await db().prisma.iteration.count({ where: { loopId: clicked } })).toBe(1);
+      release();
       await committing;
     } finally {
+      release();
       await grouped.close();
       await Promise.allSettled([queued]);
     }
