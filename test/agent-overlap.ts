@@ -3,6 +3,7 @@
 // lifetimes overlapped: the "two agents of one iteration at once" of issue 32.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { loopDefinitionSchema } from "../server/loops/loop-definition";
 
 export interface AgentRun {
   loopId: string;
@@ -48,4 +49,28 @@ export function overlappingRuns(runs: AgentRun[]) {
         if (overlapMs > 0) out.push({ a, b, overlapMs });
       }
   return out;
+}
+
+/**
+ * A loop whose agent is test/fixtures/overlap-agent.mjs (it leaves its record in `agentDir`, sleeps
+ * `sleepMs`, prints $0.125), unsandboxed, stopping only at `iterations`.
+ */
+export function overlapAgentLoop(goal: string, agentDir: string, sleepMs: number, iterations: number) {
+  return loopDefinitionSchema.parse({
+    goal,
+    agent: {
+      kind: "command",
+      preset: "generic",
+      argv: [process.execPath, join(process.cwd(), "test/fixtures/overlap-agent.mjs")],
+      env: { AGENT_DIR: agentDir, SLEEP_MS: String(sleepMs) },
+      timeoutSeconds: 60,
+      killGraceMs: 200,
+      sandbox: "off",
+    },
+    loop: {
+      stop: { maxIterations: iterations, noProgressIterations: 0, maxConsecutiveFailures: 0 },
+      health: { checkInterval: 0 },
+      completion: { allowNoEvidence: true },
+    },
+  });
 }

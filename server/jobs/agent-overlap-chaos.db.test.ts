@@ -9,14 +9,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { overlappingRuns, readAgentRuns } from "../../test/agent-overlap";
+import { overlapAgentLoop, overlappingRuns, readAgentRuns } from "../../test/agent-overlap";
 import { FULL_CHAOS } from "../../test/chaos-scale";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
 import { expectLoopCostMatchesRows } from "../../test/spend-invariant";
 import { freezeOutsideWriteLock, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
-import { loopDefinitionSchema } from "../loops/loop-definition";
 import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
 
@@ -51,23 +50,7 @@ describeEachProvider("agent overlap chaos", ({ db, temp }) => {
       mkdirSync(agentDir);
       const ids: string[] = [];
       for (let i = 0; i < LOOPS; i++) {
-        const definition = loopDefinitionSchema.parse({
-          goal: `overlap loop ${i}`,
-          agent: {
-            kind: "command",
-            preset: "generic",
-            argv: [process.execPath, join(process.cwd(), "test/fixtures/overlap-agent.mjs")],
-            env: { AGENT_DIR: agentDir, SLEEP_MS: "600" },
-            timeoutSeconds: 60,
-            killGraceMs: 200,
-            sandbox: "off",
-          },
-          loop: {
-            stop: { maxIterations: ITERATIONS, noProgressIterations: 0, maxConsecutiveFailures: 0 },
-            health: { checkInterval: 0 },
-            completion: { allowNoEvidence: true },
-          },
-        });
+        const definition = overlapAgentLoop(`overlap loop ${i}`, agentDir, 600, ITERATIONS);
         ids.push((await createLoopFromDefinition(services(), definition, true, asOperator())).id);
       }
       // Two busy processes on a 2-core machine: every heartbeat competes for the CPU.

@@ -8,13 +8,12 @@ import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { readAgentRuns } from "../../test/agent-overlap";
+import { overlapAgentLoop, readAgentRuns } from "../../test/agent-overlap";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, waitFor } from "../../test/runtime-harness";
 import { expectLoopCostMatchesRows } from "../../test/spend-invariant";
 import { freezeOutsideWriteLock, spawnWorker, stopWorker, type WorkerProcess } from "../../test/worker-process";
 import { createLoopFromDefinition } from "../loops/loop-create.service";
-import { loopDefinitionSchema } from "../loops/loop-definition";
 import { LocalDispatcher } from "./local-dispatcher";
 import { systemDeps } from "./system-deps";
 
@@ -31,23 +30,7 @@ describeEachProvider("stranded spend", ({ db, temp }) => {
     const agentDir = join(mkdtempSync(join(tmpdir(), "ralph-stranded-")), "agents");
     mkdirSync(agentDir);
     const services = { db: db(), dispatcher: new LocalDispatcher(), engine: systemDeps };
-    const definition = loopDefinitionSchema.parse({
-      goal: "count what the late agent spent",
-      agent: {
-        kind: "command",
-        preset: "generic",
-        argv: [process.execPath, join(process.cwd(), "test/fixtures/overlap-agent.mjs")],
-        env: { AGENT_DIR: agentDir, SLEEP_MS: "1000" },
-        timeoutSeconds: 60,
-        killGraceMs: 200,
-        sandbox: "off",
-      },
-      loop: {
-        stop: { maxIterations: 2, noProgressIterations: 0, maxConsecutiveFailures: 0 },
-        health: { checkInterval: 0 },
-        completion: { allowNoEvidence: true },
-      },
-    });
+    const definition = overlapAgentLoop("count what the late agent spent", agentDir, 1000, 2);
     const { id } = await createLoopFromDefinition(services, definition, true, asOperator());
     // Worker A (a 2 s lease) starts iteration 1's agent; then it is frozen.
     const a = spawnWorker(temp().target);
@@ -99,23 +82,7 @@ describeEachProvider("stranded spend", ({ db, temp }) => {
     // Workers on one host share the data folder, where a dead worker's spawn helper spools what it held.
     const dataDir = mkdtempSync(join(tmpdir(), "ralph-spool-data-"));
     const services = { db: db(), dispatcher: new LocalDispatcher(), engine: systemDeps };
-    const definition = loopDefinitionSchema.parse({
-      goal: "count what the killed runtime's agent spent",
-      agent: {
-        kind: "command",
-        preset: "generic",
-        argv: [process.execPath, join(process.cwd(), "test/fixtures/overlap-agent.mjs")],
-        env: { AGENT_DIR: agentDir, SLEEP_MS: "1000" },
-        timeoutSeconds: 60,
-        killGraceMs: 200,
-        sandbox: "off",
-      },
-      loop: {
-        stop: { maxIterations: 2, noProgressIterations: 0, maxConsecutiveFailures: 0 },
-        health: { checkInterval: 0 },
-        completion: { allowNoEvidence: true },
-      },
-    });
+    const definition = overlapAgentLoop("count what the killed runtime's agent spent", agentDir, 1000, 2);
     const { id } = await createLoopFromDefinition(services, definition, true, asOperator());
     const a = spawnWorker(temp().target, { RALPH_DATA_DIR: dataDir });
     workers.push(a);
