@@ -5,7 +5,7 @@
  * report written outside the workspace; the result carries the counts and
  * the failing tests as evidence for the iteration and the next input.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ScoreResult, ScorerPort, TestEvidence } from "../engine";
@@ -22,6 +22,7 @@ import { prepareProcess } from "./sandbox/isolated-process";
 import { readFileInside } from "./sandbox/safe-files";
 import type { CommandCheckScorerConfig } from "./scorer.schema";
 import { OutputScanner, parseReport } from "./report-parsers";
+import { withOutputMessages } from "./report-parsers/libtest-log";
 import type { TestOutcome } from "./report-parsers/report";
 
 /** Lines of stdout kept from the end, for crash messages and hints. */
@@ -56,6 +57,7 @@ export async function runCommandCheck(
     const fileReport = planned.report.kind === "file" ? planned.report.path : null;
     // A report left by an earlier iteration must not pass for this one.
     if (fileReport) rmSync(fileReport, { force: true });
+    for (const [path, text] of Object.entries(planned.scripts ?? {})) writeFileSync(path, text, { mode: 0o700 });
     // Sandboxed like the agent: the tests it runs are code the agent may have written.
     const prepared = await prepareProcess({
       config,
@@ -109,6 +111,8 @@ export async function runCommandCheck(
         reportMissing = text === null;
         report = text === null ? null : parseReport(text, planned.format, { cwd, runner: planned.runner });
         fromFile = report?.complete === true;
+        if (report?.format === "libtest-log")
+          report = withOutputMessages(report, scanner.finish("auto", outcome.stdout));
       }
       if (!report?.complete) {
         // No (usable) report file: the runner's own output may still say what happened.

@@ -175,7 +175,7 @@ export interface TestEvidence {
   failures: FailingTest[];
   /** Failing tests left out of `failures` by the caps. */
   moreFailures: number;
-  /** What was parsed: "tap", "junit", "json", "go-json", "summary", or "exit-code" when nothing was. */
+  /** What was parsed: "tap", "junit", "json", "go-json", "libtest-log", "summary", or "exit-code" when nothing was. */
   format: string;
   /** The runner detected or configured (vitest, jest, pytest, ...), if any. */
   runner: string | null;

@@ -10,6 +10,7 @@ import { alertKindOf } from "../alert-kinds";
 import { describeEachProvider } from "../../test/db-providers";
 import { asOperator, createHarness, type Harness } from "../../test/runtime-harness";
 import { writeProject } from "../agents/fixtures/graded-loop";
+import { hasCargo, requireToolchain } from "../agents/fixtures/runner-projects";
 import { tempRoot } from "../agents/fixtures/harness";
 import { createPorts } from "../agents/registry";
 import { envSecretResolver } from "../agents/secret-resolver";
@@ -28,6 +29,36 @@ const PROJECT = {
 };
 const CHEAT = `sed -i 's/assert.strictEqual(add(2, 3), 5)/assert.ok(true)/' test/math.test.js\n`;
 const FIX = `sed -i 's/a - b/a + b/' src/math.js\n`;
+
+const CARGO = {
+  "Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+  ".gitignore": "/target\n",
+  "src/lib.rs":
+    "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\npub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n",
+  "tests/calc.rs":
+    "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n\n#[test]\nfn multiplies() {\n    assert_eq!(calc::mul(2, 3), 6);\n}\n",
+};
+const CARGO_FIX = `sed -i 's/a - b/a + b/' src/lib.rs\n`;
+/** Library code that finds libtest's log in its argv, writes passes into it and ends the process as a success. */
+const CARGO_FORGE = `cat > src/lib.rs <<'EOF'
+use std::io::Write;
+
+pub fn add(a: i32, b: i32) -> i32 {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|w| w == "--logfile") {
+        let mut log = std::fs::OpenOptions::new().append(true).open(&args[i + 1]).unwrap();
+        writeln!(log, "ok adds").unwrap();
+        writeln!(log, "ok multiplies").unwrap();
+        std::process::exit(0);
+    }
+    a - b
+}
+
+pub fn mul(a: i32, b: i32) -> i32 {
+    a * b
+}
+EOF
+`;
 
 /** Ports as the app builds them for a stored loop, sandbox off. */
 function portsFor(config: unknown, loopId: string) {
@@ -56,9 +87,15 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
   let h: Harness | undefined;
   afterEach(async () => h?.stop());
 
-  async function run(name: string, agent: string, maxIterations = 2) {
+  async function run(
+    name: string,
+    agent: string,
+    maxIterations = 2,
+    project: Record<string, string> = PROJECT,
+    check = ["npm", "test"],
+  ) {
     const repo = writeProject(join(tmp.root, `${name}-${kind}`), {
-      ...PROJECT,
+      ...project,
       "agent.sh": `#!/usr/bin/env bash\n${agent}echo "<promise>COMPLETE</promise>"\n`,
     });
     h = createHarness(db(), {});
@@ -71,7 +108,7 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
         definition: {
           workspace: repo,
           agent: { kind: "command", argv: ["./agent.sh"], timeoutSeconds: 30 },
-          scorers: [{ kind: "command-check", name: "tests", argv: ["npm", "test"] }],
+          scorers: [{ kind: "command-check", name: "tests", argv: check, timeoutSeconds: 240 }],
         },
         engineConfig: { stop: { maxIterations, scoreThreshold: 1 }, completion: { evidence: ["score"] } },
         start: true,
@@ -150,4 +187,28 @@ describeEachProvider("graded evidence on stored loops", ({ db, kind }) => {
       "0 skipped, baseline 0",
     ]);
   }, 120_000);
+
+  const cargo = requireToolchain("cargo", hasCargo());
+  it.runIf(cargo)(
+    "cargo: library code that forges libtest's log never completes and is named; an honest fix completes per test",
+    async () => {
+      const check = ["cargo", "test", "--offline"];
+      const forged = await run("cargo-forge", CARGO_FORGE, 2, CARGO, check);
+      expect(forged.loop.status).not.toBe("completed");
+      for (const s of forged.scores) {
+        expect(s.score).toBe(0);
+        expect(s.tests?.grading?.tampering.map((t) => t.what).join(" ")).toContain("src/lib.rs");
+      }
+      await h?.stop();
+      const honest = await run("cargo-honest", CARGO_FIX, 2, CARGO, check);
+      expect(honest.loop.status).toBe("completed");
+      expect(honest.scores[0]!.tests?.grading?.lines.map((l) => l.text)).toEqual([
+        "1 of 1 targets pass",
+        "1 of 1 kept",
+        "2 ran, baseline 2",
+        "0 skipped, baseline 0",
+      ]);
+    },
+    300_000,
+  );
 });

@@ -5,7 +5,8 @@
  * adds a runner hook, deletes or skips the failing tests, makes the code
  * detect the test run, or replaces the repository. None completes, and every
  * iteration names what it tampered with. The honest agent completes with the
- * verdict lines. Agent and check run in the real sandbox, on real git.
+ * verdict lines. Agent and check run in the real sandbox, on real git. cargo
+ * test projects have their own in cargo-cheaters.e2e.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";

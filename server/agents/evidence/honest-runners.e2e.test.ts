@@ -131,7 +131,7 @@ const CASES: Record<string, RunnerCase> = {
     },
     fix: `sed -i 's/a - b/a + b/' src/lib.rs\n`,
     testFile: "tests/calc.rs",
-    mode: "exit-code",
+    mode: "per-test",
   },
 };
 

@@ -45,11 +45,22 @@ const CONVENTIONS: Record<RunnerId, { tests: string[]; config: string[] }> = {
     config: ["**/conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "**/pytest.ini"],
   },
   go: { tests: ["**/*_test.go", "**/testdata/**"], config: ["go.mod", "go.sum"] },
-  cargo: { tests: ["tests/**", "**/tests/**", "benches/**"], config: ["Cargo.toml", "**/Cargo.toml", "build.rs"] },
+  cargo: {
+    tests: ["tests/**", "**/tests/**", "benches/**"],
+    // .cargo/config sets rustflags, aliases and environment for every build and test run.
+    config: ["Cargo.toml", "**/Cargo.toml", "build.rs", "**/build.rs", ".cargo/**", "**/.cargo/**"],
+  },
 };
 
 /** Hooks a runner loads from anywhere in the project: new ones count as tampering even where nothing was before. */
-export const RUNNER_HOOKS = ["**/conftest.py", ".mocharc*", "vitest.config.*", "jest.config.*", "pytest.ini"];
+export const RUNNER_HOOKS = [
+  "**/conftest.py",
+  ".mocharc*",
+  "vitest.config.*",
+  "jest.config.*",
+  "pytest.ini",
+  "**/.cargo/config*",
+];
 
 /** A word of the command that names a file or folder inside the project, as a glob; null otherwise. */
 function namedPath(word: string, cwd: string, root: string): string | null {

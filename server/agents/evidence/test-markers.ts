@@ -8,7 +8,8 @@
 import { git } from "../git/git-cli";
 import { pathspecs } from "../git/git-workspace";
 
-const MARKERS: [RegExp, string][] = [
+/** A marker, what it is called, and the files it applies to (all when absent). */
+const MARKERS: [RegExp, string, RegExp?][] = [
   [/NODE_TEST_CONTEXT/, "NODE_TEST_CONTEXT (node --test)"],
   [/\bVITEST(_[A-Z_]+)?\b/, "VITEST (vitest)"],
   [/JEST_WORKER_ID|\bJEST\b/, "JEST_WORKER_ID (jest)"],
@@ -27,6 +28,12 @@ const MARKERS: [RegExp, string][] = [
     /link_section\s*=\s*"\.(init_array|ctors|CRT\$X)|#\[\s*(ctor|dtor)\b/,
     "a static initializer (runs before the test harness)",
   ],
+  // libtest's log is the cargo report: its path is in the test binary's argv, and the check's runner is named in
+  // the environment. Code that looks for either, or ends the test process as a success, is writing the verdict.
+  [/--logfile|\.ralph-check|CARGO_TARGET_\w*RUNNER/, "libtest's --logfile or the check's cargo runner"],
+  [/process::exit\(\s*0\s*\)|libc::_?exit\(\s*0\s*\)/, "the process exiting as a success mid-test", /\.rs$/],
+  // A command-line program reads its argv in main.rs or src/bin; a library function has no reason to.
+  [/env::args(_os)?\(\)/, "argv read by library code", /^(?!(.*\/)?(main\.rs$|bin\/)).*\.rs$/],
   [/RALPH_(ITERATION|LOOP_ID|WORKSPACE)/, "the loop's own variables"],
 ];
 
@@ -51,7 +58,8 @@ export async function testRunMarkers(
   for (const line of out.split("\n")) {
     if (line.startsWith("+++ ")) file = line.replace(/^\+\+\+ (b\/)?/, "");
     else if (line.startsWith("+") && !line.startsWith("+++")) {
-      for (const [re, marker] of MARKERS) {
+      for (const [re, marker, files] of MARKERS) {
+        if (files && !files.test(file)) continue;
         if (re.test(line) && hits.length < 20) hits.push({ file, marker, line: line.slice(1).trim().slice(0, 160) });
       }
     }

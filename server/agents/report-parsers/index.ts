@@ -6,12 +6,13 @@
 import { GoJsonCollector, parseGoJson } from "./go-json";
 import { parseJsonReport } from "./json";
 import { parseJunit } from "./junit";
+import { parseLibtestLog } from "./libtest-log";
 import type { ParsedReport } from "./report";
 import { SummaryScanner, parseSummary } from "./summary";
 import { parseTap, TapCollector } from "./tap";
 
 export type { ParsedReport } from "./report";
-export type ExpectedFormat = "auto" | "tap" | "junit" | "json" | "go-json";
+export type ExpectedFormat = "auto" | "tap" | "junit" | "json" | "go-json" | "libtest-log";
 
 export interface ParseOptions {
   /** The directory the check ran in: paths in reports are shown relative to it. */
@@ -33,6 +34,8 @@ export function parseReport(text: string, format: ExpectedFormat, opts: ParseOpt
       return parseJsonReport(text, opts.cwd) ?? parseGoJson(text);
     case "go-json":
       return parseGoJson(text);
+    case "libtest-log":
+      return parseLibtestLog(text);
     case "auto":
       return (
         parseJsonReport(text, opts.cwd) ??
@@ -82,6 +85,9 @@ export class OutputScanner {
         return tap;
       case "go-json":
         return go;
+      // Only ever a file the check's cargo runner wrote: stdout has the summary lines instead.
+      case "libtest-log":
+        return summary;
       case "junit":
         return parseJunit(stdout, this.opts.cwd);
       case "json":

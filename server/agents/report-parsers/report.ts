@@ -4,7 +4,7 @@
  */
 import type { FailingTest, TestEvidence } from "../../engine";
 
-export type ReportFormat = "tap" | "junit" | "json" | "go-json" | "summary";
+export type ReportFormat = "tap" | "junit" | "json" | "go-json" | "libtest-log" | "summary";
 
 /** One test's outcome in a structured report (the per-test inventory graded against the baseline). */
 export type TestOutcome = "passed" | "failed" | "skipped" | "errored";
@@ -77,6 +77,11 @@ export class ReportBuilder {
     let key = stripAnsi(id).trim() || "(unnamed test)";
     for (let n = 2; key in this.cases; n++) key = `${stripAnsi(id).trim()} #${n}`;
     this.cases[key] = outcome;
+  }
+
+  /** The format is a per-test report even when it lists no test (a run that reported none is an empty inventory). */
+  perTest() {
+    this.cases ??= {};
   }
 
   pass(n = 1) {

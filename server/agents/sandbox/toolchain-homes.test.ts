@@ -57,6 +57,8 @@ describe("toolchains from the server user's HOME, inside the sandbox", () => {
       );
       expect(result.reason).not.toMatch(/could not choose a version of cargo/);
       expect(result.score).toBe(1);
+      // The check's cargo runner (a script in the report folder) runs inside the sandbox too.
+      expect(result.tests).toMatchObject({ passed: 1, counted: true, format: "libtest-log" });
     },
     300_000,
   );

@@ -142,6 +142,25 @@ describe("planning the report", () => {
     expect(py.report).toEqual({ kind: "file", path: "/tmp/report/pytest.xml", format: "junit" });
   });
 
+  it("cargo: its own runner for every test binary, --no-fail-fast before the command's --", () => {
+    const cargo = plan(["cargo", "test", "--", "--nocapture"], project({}));
+    const runner = "/tmp/report/cargo-runner.sh";
+    expect(cargo).toMatchObject({
+      argv: ["cargo", "test", "--no-fail-fast", "--", "--nocapture"],
+      report: { kind: "file", path: "/tmp/report/cargo-tests.log", format: "libtest-log" },
+    });
+    expect(Object.values(cargo.env)).toContain(runner);
+    expect(Object.keys(cargo.env).join(" ")).toMatch(/^CARGO_TARGET_[A-Z0-9_]+_RUNNER/);
+    expect(cargo.scripts?.[runner]).toMatch(/--logfile "\$log"/);
+    // Through a package script only the variable reaches cargo: no flag that could land after the script's --.
+    expect(plan(["npm", "test"], project(pkg("cargo test -- --nocapture"))).argv).toEqual(["npm", "test"]);
+    // A runner the operator set in the check's environment is theirs.
+    const own = planReport(["cargo", "test"], detectRunner(["cargo", "test"], project({})), (n) => `/r/${n}`, {
+      ...Object.fromEntries(Object.keys(cargo.env).map((k) => [k, "qemu-x"])),
+    });
+    expect(own.note).toMatch(/already sets CARGO_TARGET_/);
+  });
+
   it("respects reports the project already chose, and says why nothing was added", () => {
     const own = plan(["npx", "vitest", "run", "--outputFile=out.json", "--reporter=json"], project({}));
     expect(own).toMatchObject({
@@ -172,7 +191,9 @@ describe("planning the report", () => {
       argv: ["go", "test", "./...", "-json"],
       report: { kind: "stdout", format: "go-json" },
     });
-    expect(plan(["cargo", "test"], project({})).note).toMatch(/no machine-readable test report/);
+    expect(plan(["cargo", "test", "--", "--logfile", "x"], project({})).note).toMatch(
+      /already sets libtest's --logfile/,
+    );
     expect(plan(["npm", "test"], project(pkg("jest && eslint ."))).note).toMatch(/not the last command/);
   });
 });

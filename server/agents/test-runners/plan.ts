@@ -4,7 +4,9 @@
  * report to read afterwards. Flags the project already passes are respected:
  * when it chose its own report, its output is read as it is.
  */
+import { dirname } from "node:path";
 import type { ExpectedFormat } from "../report-parsers";
+import { cargoRunnerScript, cargoRunnerVariables } from "./cargo-runner";
 import type { Detection } from "./detect";
 import type { RunnerId } from "./runners";
 
@@ -22,6 +24,8 @@ export interface CheckPlan {
   describe: string;
   /** Why no report flags were added, when they were not. */
   note: string | null;
+  /** Executable scripts the check writes before it runs (cargo's test runner), by path. */
+  scripts?: Record<string, string>;
 }
 
 const flagged = (words: readonly string[], ...prefixes: string[]) =>
@@ -38,7 +42,9 @@ function valueOf(words: readonly string[], ...names: string[]): string | undefin
 }
 
 /** Arguments for the runner, placed where the command passes them on. */
-function withArgs(argv: readonly string[], d: Detection, args: string[]): string[] {
+function withArgs(argv: readonly string[], d: Detection, args: string[], beforeSeparator = false): string[] {
+  const separator = argv.indexOf("--");
+  if (beforeSeparator && separator >= 0) return [...argv.slice(0, separator), ...args, ...argv.slice(separator)];
   if (d.packageManager === "npm" && !argv.includes("--")) return [...argv, "--", ...args];
   return [...argv, ...args];
 }
@@ -47,6 +53,9 @@ const quoted = (path: string) => `"${path.replace(/(["\\])/g, "\\$1")}"`;
 
 interface RunnerPlan {
   args?: string[];
+  /** Arguments of the command itself: before its `--`, after which they would reach the tests. */
+  beforeSeparator?: boolean;
+  scripts?: Record<string, string>;
   env?: Record<string, string>;
   report: ReportSource;
   describe: string;
@@ -119,8 +128,27 @@ function runnerPlan(d: Detection, file: (name: string) => string, env: Record<st
         report: { kind: "stdout", format: "go-json" },
         describe: "go test's -json event stream",
       };
-    case "cargo":
-      return "stable cargo has no machine-readable test report";
+    case "cargo": {
+      if (flagged(w, "--logfile")) return "the command already sets libtest's --logfile";
+      const variables = cargoRunnerVariables();
+      if (variables.length === 0) return "cargo's target on this machine is not one the check knows";
+      const taken = variables.find((v) => env[v]);
+      if (taken) return `the check's environment already sets ${taken}`;
+      const path = file("cargo-tests.log");
+      const runner = file("cargo-runner.sh");
+      // cargo splits a runner given in a variable at whitespace.
+      if (/\s/.test(runner)) return "the report folder's path has a space, which cargo's runner setting cannot hold";
+      // Every test binary runs, not only those before the first failure: the inventory is whole.
+      const direct = d.inject === "args" && d.packageManager === null && !flagged(w, "--no-fail-fast");
+      return {
+        args: direct ? ["--no-fail-fast"] : [],
+        beforeSeparator: true,
+        env: Object.fromEntries(variables.map((v) => [v, runner])),
+        scripts: { [runner]: cargoRunnerScript(path, dirname(path)) },
+        report: { kind: "file", path, format: "libtest-log" },
+        describe: "libtest's per-test log of each test binary (through a cargo runner; doctests by exit code)",
+      };
+    }
   }
 }
 
@@ -152,8 +180,9 @@ export function planReport(
       "No report flags added: the runner is not the last command of the script, so arguments would not reach it.",
     );
   return {
-    argv: plan.args && plan.args.length > 0 ? withArgs(argv, detection, plan.args) : [...argv],
+    argv: plan.args && plan.args.length > 0 ? withArgs(argv, detection, plan.args, plan.beforeSeparator) : [...argv],
     env: plan.env ?? {},
+    ...(plan.scripts ? { scripts: plan.scripts } : {}),
     runner: detection.runner,
     report: plan.report,
     describe: plan.describe,

@@ -54,7 +54,9 @@ export const RUNNERS: Record<RunnerId, RunnerInfo> = {
   cargo: {
     id: "cargo",
     label: "cargo test",
-    report: "the summary lines (test result: …) and failure sections of its default output",
-    needs: "cargo on the PATH the check runs with (stable Rust has no machine-readable test report)",
+    report:
+      "libtest's per-test log of each test binary (--logfile, added by a cargo runner the check sets: CARGO_TARGET_<host>_RUNNER), with --no-fail-fast; doctests by exit code",
+    needs:
+      "cargo on the PATH the check runs with; test binaries on libtest (harness = false targets count as one test)",
   },
 };
