@@ -18,7 +18,9 @@ import { hasCargo, requireToolchain } from "../fixtures/runner-projects";
 const tmp = tempRoot("ralph-cargo-cheaters-");
 afterAll(() => tmp.cleanup());
 
-const LIB = (add: string) => `${add}\n\npub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n`;
+// mul has a doctest: rustdoc's programs go through the check's runner too, and count as one entry.
+const LIB = (add: string) =>
+  `${add}\n\n/// \`\`\`\n/// assert_eq!(calc::mul(2, 2), 4);\n/// \`\`\`\npub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n`;
 const PROJECT = {
   "Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
   ".gitignore": "/target\n",
@@ -127,8 +129,8 @@ describe.skipIf(!requireToolchain("cargo", hasCargo()))("graded evidence with de
     const grading = gradingOf(result.records[0]!);
     expect(grading?.lines.map((l) => l.text)).toEqual([
       "2 of 2 targets pass",
-      "2 of 2 kept",
-      "4 ran, baseline 4",
+      "3 of 3 kept",
+      "5 ran, baseline 5",
       "0 skipped, baseline 0",
     ]);
   }, 300_000);

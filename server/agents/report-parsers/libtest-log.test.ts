@@ -54,6 +54,17 @@ describe("libtest's per-binary logs, as the check's cargo runner writes them", (
       counts: { passed: 1, failed: 1, skipped: 0, errored: 0, complete: true },
     },
     {
+      name: "doctests (rustdoc's rust_out programs, no log) are one entry, failed when any failed",
+      text: [
+        ...section("calc-c93b59a92189d5d2", ["ok tests::it_works"], 0),
+        ...section("rust_out", ["# no log"], 0),
+        ...section("rust_out", ["# no log"], 101),
+      ],
+      tests: { "calc::tests::it_works": "passed", doctests: "failed" },
+      counts: { passed: 1, failed: 1, skipped: 0, errored: 0, complete: true },
+      failures: [{ name: "doctests", message: "1 of 2 doctests failed" }],
+    },
+    {
       name: "a second line for one test (written by something other than the harness): the worse stands",
       text: section("calc-4741c717b35d1012", ["failed adds", "ok adds", "ok adds"], 101),
       tests: { "calc::adds": "failed" },

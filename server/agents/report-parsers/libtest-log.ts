@@ -12,8 +12,10 @@
  *   # exit 0
  *
  * A binary that wrote no log (a `harness = false` target) says `# no log`
- * and counts as one test, passed or failed by its exit status. Doctests are
- * run by rustdoc, not through the runner: they count through the exit code.
+ * and counts as one test, passed or failed by its exit status. Doctests
+ * (rustdoc builds each as a `rust_out` program without libtest, and cargo
+ * runs it through the runner too) cannot be told apart by name: they are one
+ * entry, "doctests", failed when any of them failed.
  */
 import { MAX_FAILURE_CHARS, ReportBuilder, type ParsedReport } from "./report";
 
@@ -27,6 +29,9 @@ interface Binary {
   logged: boolean;
   results: Map<string, Result>;
 }
+
+/** The name rustdoc gives every doctest program. */
+const DOCTEST = "rust_out";
 
 const RANK = { skipped: 0, passed: 1, failed: 2 } as const;
 
@@ -53,8 +58,18 @@ function entry(b: ReportBuilder, bin: Binary, line: string) {
   bin.results.set(name, result);
 }
 
-function finish(b: ReportBuilder, bin: Binary, code: string) {
+interface Doctests {
+  runs: number;
+  failed: number;
+}
+
+function finish(b: ReportBuilder, bin: Binary, code: string, doctests: Doctests) {
   const exit = Number(code);
+  if (!bin.logged && bin.target === DOCTEST) {
+    doctests.runs++;
+    if (exit !== 0) doctests.failed++;
+    return;
+  }
   if (!bin.logged) {
     b.outcome(bin.target, exit === 0 ? "passed" : "failed");
     if (exit === 0) b.pass();
@@ -87,13 +102,14 @@ export function parseLibtestLog(text: string): ParsedReport | null {
   let bin: Binary | null = null;
   let binaries = 0;
   let open = false;
+  const doctests: Doctests = { runs: 0, failed: 0 };
   for (const raw of text.split("\n")) {
     const line = raw.trimEnd();
     if (line === "") continue;
     const header = /^# binary (.+)$/.exec(line);
     if (header) {
       // A binary whose section never closed was cut off (the runner was killed with it).
-      if (open) return b.build("libtest-log", false, "cargo");
+      if (open) break;
       bin = { target: targetOf(header[1]!), logged: true, results: new Map() };
       binaries++;
       open = true;
@@ -102,11 +118,16 @@ export function parseLibtestLog(text: string): ParsedReport | null {
     if (!bin || !open) continue;
     if (line === "# no log") bin.logged = false;
     else if (line.startsWith("# exit ")) {
-      finish(b, bin, line.slice("# exit ".length));
+      finish(b, bin, line.slice("# exit ".length), doctests);
       open = false;
     } else entry(b, bin, line);
   }
   if (binaries === 0) return null;
+  if (doctests.runs > 0) {
+    b.outcome("doctests", doctests.failed > 0 ? "failed" : "passed");
+    if (doctests.failed === 0) b.pass();
+    else b.fail({ name: "doctests", message: `${doctests.failed} of ${doctests.runs} doctests failed` });
+  }
   return b.build("libtest-log", !open, "cargo");
 }
 
@@ -121,7 +142,8 @@ export function withOutputMessages(report: ParsedReport, output: ParsedReport | 
   // The same cap on all failures' text as the parsers keep.
   let chars = report.failures.reduce((n, f) => n + f.name.length + (f.message?.length ?? 0), 0);
   const failures = report.failures.map((f) => {
-    const said = f.message ? undefined : byName.get(f.name.slice(f.name.indexOf("::") + 2));
+    const at = f.name.indexOf("::");
+    const said = f.message || at < 0 ? undefined : byName.get(f.name.slice(at + 2));
     const cost = (said?.message?.length ?? 0) + (said?.file?.length ?? 0);
     if (!said || chars + cost > MAX_FAILURE_CHARS) return f;
     chars += cost;

@@ -146,7 +146,7 @@ function runnerPlan(d: Detection, file: (name: string) => string, env: Record<st
         env: Object.fromEntries(variables.map((v) => [v, runner])),
         scripts: { [runner]: cargoRunnerScript(path, dirname(path)) },
         report: { kind: "file", path, format: "libtest-log" },
-        describe: "libtest's per-test log of each test binary (through a cargo runner; doctests by exit code)",
+        describe: "libtest's per-test log of each test binary (through a cargo runner; doctests as one entry)",
       };
     }
   }

@@ -55,7 +55,7 @@ export const RUNNERS: Record<RunnerId, RunnerInfo> = {
     id: "cargo",
     label: "cargo test",
     report:
-      "libtest's per-test log of each test binary (--logfile, added by a cargo runner the check sets: CARGO_TARGET_<host>_RUNNER), with --no-fail-fast; doctests by exit code",
+      "libtest's per-test log of each test binary (--logfile, added by a cargo runner the check sets: CARGO_TARGET_<host>_RUNNER), with --no-fail-fast; doctests as one entry",
     needs:
       "cargo on the PATH the check runs with; test binaries on libtest (harness = false targets count as one test)",
   },
