@@ -60,7 +60,7 @@ describe("protection derived from the check", () => {
     );
     const rs = project("rs", { "Cargo.toml": "" });
     expect(globs(derivedProtection([{ name: "t", argv: ["cargo", "test"] }], rs))).toEqual(
-      expect.arrayContaining(["tests/**", "Cargo.toml"]),
+      expect.arrayContaining(["tests/**", "Cargo.toml", ".cargo/**", "**/build.rs"]),
     );
   });
 
