@@ -211,10 +211,12 @@ exec "$0" "$@"`;
       const dir = mkdtempSync(join(tmpdir(), "ralph-race-"));
       const countFile = join(dir, "calls.txt");
       const ids = await createLoops(50, countFile, 0, 3);
-      // Leases long enough that 50 agent processes starting at once on 2 cores cannot starve a
-      // heartbeat past expiry: a lost lease re-runs an iteration by design, which is not what this
-      // test is about. Crashes and frozen workers, with short leases, are the tests above.
-      const racer = { RALPH_WORKER_CONCURRENCY: "25", RALPH_LEASE_MS: "8000", RALPH_HEARTBEAT_MS: "500" };
+      // Leases long enough that 50 sandboxed agent processes starting at once on 2 cores cannot starve a
+      // heartbeat past half the lease (where the keeper gives the attempt up): a lost lease re-runs an
+      // iteration by design, which is not what this test is about. 8 s was not enough on this machine
+      // (8-25 attempts given up before their agent started, 3 runs of 3, the landed commit too): 20 s.
+      // Crashes and frozen workers, with short leases, are the tests above.
+      const racer = { RALPH_WORKER_CONCURRENCY: "25", RALPH_LEASE_MS: "20000", RALPH_HEARTBEAT_MS: "500" };
       workers.push(spawnWorker(temp().target, racer));
       workers.push(spawnWorker(temp().target, racer));
       await allEnded(ids);
