@@ -85,21 +85,27 @@ pub fn add(a: i32, b: i32) -> i32 {
 
 const gradingOf = (r: { tests?: Record<string, TestEvidence> }) => r.tests?.tests?.grading;
 
+/** The project with `script` as its agent, run as a graded loop of two iterations on `cargo test`. */
+async function runCargoLoop(dir: string, script: string) {
+  const repo = writeProject(join(tmp.root, dir), {
+    ...PROJECT,
+    "agent.sh": `#!/usr/bin/env bash\n${script}echo "<promise>COMPLETE</promise>"\n`,
+  });
+  const { result } = await runGradedLoop({
+    root: tmp.root,
+    repo,
+    agentScript: "agent.sh",
+    check: ["cargo", "test", "--offline"],
+    maxIterations: 2,
+    timeoutSeconds: 240,
+  });
+  return result;
+}
+
 describe.skipIf(!requireToolchain("cargo", hasCargo()))("graded evidence with default settings (cargo test)", () => {
   for (const [name, cheater] of Object.entries(CHEATERS)) {
     it(`an agent that ${name} never completes, and each iteration names it`, async () => {
-      const repo = writeProject(join(tmp.root, name.replace(/\W+/g, "-")), {
-        ...PROJECT,
-        "agent.sh": `#!/usr/bin/env bash\n${cheater.script}echo "<promise>COMPLETE</promise>"\n`,
-      });
-      const { result } = await runGradedLoop({
-        root: tmp.root,
-        repo,
-        agentScript: "agent.sh",
-        check: ["cargo", "test", "--offline"],
-        maxIterations: 2,
-        timeoutSeconds: 240,
-      });
+      const result = await runCargoLoop(name.replace(/\W+/g, "-"), cheater.script);
       expect(result.report.success).toBe(false);
       expect(result.records).toHaveLength(2);
       for (const record of result.records) {
@@ -113,18 +119,7 @@ describe.skipIf(!requireToolchain("cargo", hasCargo()))("graded evidence with de
   }
 
   it("an honest agent completes with the per-test verdict lines, in the sandbox", async () => {
-    const repo = writeProject(join(tmp.root, "honest"), {
-      ...PROJECT,
-      "agent.sh": `#!/usr/bin/env bash\nsed -i 's/a - b/a + b/' src/lib.rs\necho "<promise>COMPLETE</promise>"\n`,
-    });
-    const { result } = await runGradedLoop({
-      root: tmp.root,
-      repo,
-      agentScript: "agent.sh",
-      check: ["cargo", "test", "--offline"],
-      maxIterations: 2,
-      timeoutSeconds: 240,
-    });
+    const result = await runCargoLoop("honest", "sed -i 's/a - b/a + b/' src/lib.rs\n");
     expect(result.report.success, JSON.stringify(result.records[0]!.scoreReasons)).toBe(true);
     const grading = gradingOf(result.records[0]!);
     expect(grading?.lines.map((l) => l.text)).toEqual([
