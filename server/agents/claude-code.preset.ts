@@ -16,12 +16,11 @@ import { isUsageLimitText, type TokenUsage } from "../engine";
 import { claudeRateLimitOf, modelUsageSum, type ClaudeRateLimit } from "./claude-stream-events";
 import {
   CappedText,
-  jsonLine,
   num,
   obj,
   str,
   type CommandPresetSpec,
-  UnparsedLines,
+  JsonEventStream,
   type JsonObject,
   type StreamParser,
 } from "./stream-parser";
@@ -51,12 +50,11 @@ function askedQuestions(input: JsonObject | undefined): string[] {
 
 export function claudeCodeParser(maxChars: number): StreamParser {
   const text = new CappedText(maxChars);
-  const toolCalls: string[] = [];
+  const stream = new JsonEventStream();
+  const toolCalls = stream.toolCalls;
   const stepUsage = new Map<string, JsonObject>();
   let result: JsonObject | undefined;
   let init: JsonObject | undefined;
-  const unparsed = new UnparsedLines();
-  let events = 0;
   // The text of the last assistant message only: earlier ones (and tool results) may quote anything.
   let finalMessage = "";
   const asked: string[] = [];
@@ -84,13 +82,8 @@ export function claudeCodeParser(maxChars: number): StreamParser {
 
   return {
     line(line, emit) {
-      const event = jsonLine(line);
-      if (!event) {
-        unparsed.add(line);
-        emit({ kind: "heartbeat" });
-        return;
-      }
-      events++;
+      const event = stream.read(line, emit);
+      if (!event) return;
       switch (event.type) {
         case "system":
           if (event.subtype === "init") init = event;
@@ -161,9 +154,7 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       }
     },
 
-    toolCallsSoFar() {
-      return [...toolCalls];
-    },
+    toolCallsSoFar: () => [...toolCalls],
 
     spend() {
       const parsed = modelUsageSum(result) ?? usageOf(obj(result?.usage)) ?? stepSum();
@@ -203,12 +194,12 @@ export function claudeCodeParser(maxChars: number): StreamParser {
       const incomplete =
         result !== undefined
           ? null
-          : events === 0 && unparsed.count > 0
-            ? {
-                kind: "malformed" as const,
-                message: `Claude Code printed ${unparsed.count} line${unparsed.count === 1 ? "" : "s"} but no stream-json event (is the agent run with --output-format stream-json --verbose?)`,
-              }
-            : { kind: "no_result" as const, message: "Claude Code's stream ended without a result event" };
+          : stream.incomplete(
+              "Claude Code",
+              "stream-json",
+              "is the agent run with --output-format stream-json --verbose?",
+              "Claude Code's stream ended without a result event",
+            );
       return {
         incomplete,
         usageLimit: ended && limitText !== undefined ? limitText.slice(0, 500) : null,
@@ -229,8 +220,8 @@ export function claudeCodeParser(maxChars: number): StreamParser {
           model: str(init?.model) ?? null,
           cacheCreationTokens: parsed?.cacheWrite ?? 0,
           durationApiMs: typeof result?.duration_api_ms === "number" ? result.duration_api_ms : null,
-          unparsedLines: unparsed.count,
-          unparsedSample: unparsed.sample,
+          unparsedLines: stream.unparsedLines,
+          unparsedSample: stream.unparsedSample,
           ...(result?.modelUsage !== undefined ? { models: obj(result.modelUsage) ?? null } : {}),
           ...(rateLimit ? { rateLimit } : {}),
           ...(badRateLimitEvents > 0 ? { badRateLimitEvents } : {}),

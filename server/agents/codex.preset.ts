@@ -14,11 +14,10 @@
 import { isUsageLimitText } from "../engine";
 import {
   CappedText,
-  jsonLine,
   num,
   obj,
   str,
-  UnparsedLines,
+  JsonEventStream,
   type CommandPresetSpec,
   type JsonObject,
   type PresetArgs,
@@ -79,7 +78,8 @@ function toolName(item: Record<string, unknown>): string {
 export function codexParser(maxChars: number, now: () => number = Date.now): StreamParser {
   const messages = new CappedText(maxChars);
   let lastMessage: string | undefined;
-  const toolCalls: string[] = [];
+  const stream = new JsonEventStream();
+  const toolCalls = stream.toolCalls;
   const seenTools = new Set<string>();
   const usage = { input: 0, output: 0, cache: 0 };
   let sawUsage = false;
@@ -87,21 +87,14 @@ export function codexParser(maxChars: number, now: () => number = Date.now): Str
   let turns = 0;
   const errors: string[] = [];
   const commands: { command: string; exitCode: number | null }[] = [];
-  const unparsed = new UnparsedLines();
-  let events = 0;
   // Whether the run ended on an error event (no turn completed after it).
   let endedOnError = false;
   let rateLimits: CodexWindow[] | null = null;
 
   return {
     line(line, emit) {
-      const event = jsonLine(line);
-      if (!event) {
-        unparsed.add(line);
-        emit({ kind: "heartbeat" });
-        return;
-      }
-      events++;
+      const event = stream.read(line, emit);
+      if (!event) return;
       rateLimits = codexRateLimitsOf(event, now()) ?? rateLimits;
       const item = obj(event.item);
       switch (event.type) {
@@ -125,8 +118,7 @@ export function codexParser(maxChars: number, now: () => number = Date.now): Str
             if (!seenTools.has(id)) {
               seenTools.add(id);
               const name = toolName(item);
-              toolCalls.push(name);
-              emit({ kind: "tool_call", name });
+              stream.toolCall(name, emit);
               return;
             }
           }
@@ -168,9 +160,7 @@ export function codexParser(maxChars: number, now: () => number = Date.now): Str
       }
     },
 
-    toolCallsSoFar() {
-      return [...toolCalls];
-    },
+    toolCallsSoFar: () => [...toolCalls],
 
     spend() {
       return sawUsage ? { usage: { ...usage }, costUsd: null, cacheWriteTokens: 0 } : null;
@@ -189,12 +179,12 @@ export function codexParser(maxChars: number, now: () => number = Date.now): Str
       const incomplete =
         failed || turns > 0
           ? null
-          : events === 0 && unparsed.count > 0
-            ? {
-                kind: "malformed" as const,
-                message: `Codex printed ${unparsed.count} line${unparsed.count === 1 ? "" : "s"} but no JSONL event (is it run as codex exec --json?)`,
-              }
-            : { kind: "no_result" as const, message: "Codex's stream ended without turn.completed or a final message" };
+          : stream.incomplete(
+              "Codex",
+              "JSONL",
+              "is it run as codex exec --json?",
+              "Codex's stream ended without turn.completed or a final message",
+            );
       const limited = endedOnError && lastError !== undefined && isUsageLimitText(lastError);
       const window = limited && rateLimits ? limitingWindow(rateLimits) : null;
       return {
@@ -212,8 +202,8 @@ export function codexParser(maxChars: number, now: () => number = Date.now): Str
           turns,
           errors: errors.slice(-5),
           commands: commands.slice(-20),
-          unparsedLines: unparsed.count,
-          unparsedSample: unparsed.sample,
+          unparsedLines: stream.unparsedLines,
+          unparsedSample: stream.unparsedSample,
           ...(rateLimits ? { rateLimits } : {}),
         },
         warnings,

@@ -125,14 +125,45 @@ export const str = (value: unknown): string | undefined => (typeof value === "st
 export const obj = (value: unknown): JsonObject | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
 
-/** Counts the stdout lines a parser could not read, and keeps the first few as a sample. */
-export class UnparsedLines {
-  count = 0;
-  readonly sample: string[] = [];
-  add(line: string): void {
-    if (!line.trim()) return;
-    this.count++;
-    if (this.sample.length < 3) this.sample.push(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+/**
+ * A CLI's JSONL event stream as both presets read it: each line is an event or is counted as
+ * unparsed (the first few kept as a sample), and every tool call is kept, so a run killed mid-turn
+ * still shows what the agent did.
+ */
+export class JsonEventStream {
+  events = 0;
+  unparsedLines = 0;
+  readonly unparsedSample: string[] = [];
+  readonly toolCalls: string[] = [];
+
+  /** The line's event; null for anything else, which still counts as activity (a heartbeat). */
+  read(line: string, emit: Emit): JsonObject | null {
+    const event = jsonLine(line);
+    if (event) {
+      this.events++;
+      return event;
+    }
+    if (line.trim()) {
+      this.unparsedLines++;
+      if (this.unparsedSample.length < 3) this.unparsedSample.push(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+    }
+    emit({ kind: "heartbeat" });
+    return null;
+  }
+
+  toolCall(name: string, emit: Emit): void {
+    this.toolCalls.push(name);
+    emit({ kind: "tool_call", name });
+  }
+
+  /**
+   * Why a stream that never printed its final event is incomplete: `malformed` when no line was an
+   * event at all (the CLI ran without its JSON flags: `hint` says which), else `no_result`.
+   */
+  incomplete(cli: string, format: string, hint: string, noResult: string): NonNullable<ParsedRun["incomplete"]> {
+    if (this.events > 0 || this.unparsedLines === 0) return { kind: "no_result", message: noResult };
+    const lines = `${this.unparsedLines} line${this.unparsedLines === 1 ? "" : "s"}`;
+    return { kind: "malformed", message: `${cli} printed ${lines} but no ${format} event (${hint})` };
   }
 }
 
