@@ -20,9 +20,6 @@ export const agentConfigSchema = z.discriminatedUnion("kind", [
 ]);
 
 export type AgentConfig = z.output<typeof agentConfigSchema>;
-export type AgentConfigInput = z.input<typeof agentConfigSchema>;
-export type VerifierConfigInput = z.input<typeof verifierConfigSchema>;
-export type ReflectorConfigInput = z.input<typeof reflectorConfigSchema>;
 
 export { reflectorConfigSchema, scorerConfigSchema, verifierConfigSchema };
 

@@ -5,7 +5,8 @@
  * early "done" claim is visibly not enough.
  */
 import type { LoopConfigInput } from "../engine";
-import type { AgentConfigInput, ReflectorConfigInput, VerifierConfigInput } from "./agent.schema";
+import type { z } from "zod";
+import type { agentConfigSchema, reflectorConfigSchema, verifierConfigSchema } from "./agent.schema";
 import { DEMO_FULL_LENGTH } from "./demo.executor";
 import { goalKeywords } from "./keyword.scorer";
 import type { ScorerConfigInput } from "./scorer.schema";
@@ -13,10 +14,10 @@ import type { ScorerConfigInput } from "./scorer.schema";
 export interface LoopPreset {
   goal: string;
   loop: LoopConfigInput;
-  agent: AgentConfigInput;
+  agent: z.input<typeof agentConfigSchema>;
   scorers: ScorerConfigInput[];
-  verifier: VerifierConfigInput;
-  reflector: ReflectorConfigInput;
+  verifier: z.input<typeof verifierConfigSchema>;
+  reflector: z.input<typeof reflectorConfigSchema>;
 }
 
 export const DEFAULT_DEMO_GOAL =

@@ -23,6 +23,7 @@ export const llmVerifierSchema = z
     path: ["baseURL"],
   })
   .describe("LLM verifier: an independent model judges completion (no tools)");
+export type LlmVerifierConfig = z.output<typeof llmVerifierSchema>;
 
 export const commandVerifierSchema = z
   .object({
@@ -37,6 +38,7 @@ export const commandVerifierSchema = z
     timeoutSeconds: z.number().min(0).default(600).describe("Kill the verifier after (seconds, 0 = never)"),
   })
   .describe("Command verifier: exit code 0 means complete");
+export type CommandVerifierConfig = z.output<typeof commandVerifierSchema>;
 
 export const verifierConfigSchema = z.discriminatedUnion("kind", [
   noVerifierSchema,
@@ -45,5 +47,3 @@ export const verifierConfigSchema = z.discriminatedUnion("kind", [
 ]);
 
 export type VerifierConfig = z.output<typeof verifierConfigSchema>;
-export type LlmVerifierConfig = z.output<typeof llmVerifierSchema>;
-export type CommandVerifierConfig = z.output<typeof commandVerifierSchema>;
