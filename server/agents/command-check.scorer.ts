@@ -15,10 +15,9 @@ import { verdict } from "./command-check/verdict";
 import { tamperNote, tamperPromptLine } from "./git/tamper-note";
 import type { AgentDeps } from "./deps";
 import { workingDir } from "./process-env";
-import { runProcess } from "./process-group";
 import { scrubDeep } from "./redact";
 import { agentHome, serverIsolation } from "./sandbox/isolation";
-import { prepareProcess } from "./sandbox/isolated-process";
+import { runOneShot } from "./sandbox/isolated-process";
 import { readFileInside } from "./sandbox/safe-files";
 import type { CommandCheckScorerConfig } from "./scorer.schema";
 import { OutputScanner, parseReport } from "./report-parsers";
@@ -58,35 +57,29 @@ export async function runCommandCheck(
     // A report left by an earlier iteration must not pass for this one.
     if (fileReport) rmSync(fileReport, { force: true });
     for (const [path, text] of Object.entries(planned.scripts ?? {})) writeFileSync(path, text, { mode: 0o700 });
-    // Sandboxed like the agent: the tests it runs are code the agent may have written.
-    const prepared = await prepareProcess({
-      config,
-      deps,
-      loopId: run.loopId,
-      workspace: run.workspace,
-      cwd,
-      argv: planned.argv,
-      preset: null,
-      extraEnv: { ...run.extraEnv, ...planned.env },
-    });
-    const secretValues = prepared.secretValues;
-
     const scanner = new OutputScanner({ cwd, runner: planned.runner });
     const tail: string[] = [];
-    const outcome = await runProcess({
-      argv: prepared.argv,
-      cwd,
-      env: prepared.env,
-      timeoutMs: config.timeoutSeconds * 1000,
-      killGraceMs: config.killGraceMs,
-      maxOutputBytes: config.maxOutputBytes,
-      signal: run.signal,
-      onLine: (line) => {
-        if (planned.format !== null) scanner.line(line);
-        tail.push(line);
-        if (tail.length > TAIL_LINES) tail.shift();
+    // The tests it runs are code the agent may have written: sandboxed like the agent.
+    const { outcome, secretValues } = await runOneShot(
+      {
+        config,
+        deps,
+        loopId: run.loopId,
+        workspace: run.workspace,
+        cwd,
+        argv: planned.argv,
+        extraEnv: { ...run.extraEnv, ...planned.env },
       },
-    }).finally(prepared.release);
+      {
+        maxOutputBytes: config.maxOutputBytes,
+        signal: run.signal,
+        onLine: (line) => {
+          if (planned.format !== null) scanner.line(line);
+          tail.push(line);
+          if (tail.length > TAIL_LINES) tail.shift();
+        },
+      },
+    );
     if (outcome.aborted) throw abortedError(`Check "${config.name}"`);
     if (outcome.lost !== null) {
       throw new AgentError("exit_nonzero", `Check "${config.name}" was cut short: ${outcome.lost}`, {

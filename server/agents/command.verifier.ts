@@ -3,9 +3,8 @@ import { abortedError, AgentError } from "./agent-error";
 import { tamperNote } from "./git/tamper-note";
 import type { AgentDeps } from "./deps";
 import { workingDir } from "./process-env";
-import { runProcess } from "./process-group";
 import { scrubSecrets } from "./redact";
-import { prepareProcess } from "./sandbox/isolated-process";
+import { runOneShot } from "./sandbox/isolated-process";
 import type { CommandVerifierConfig } from "./verifier.schema";
 
 const lastLines = (text: string, max = 500) => {
@@ -29,36 +28,30 @@ export function createCommandVerifier(config: CommandVerifierConfig, deps: Agent
       if (guard && guard.tampered.length > 0 && guard.policy === "fail")
         return { complete: false, reason: tamperNote(guard) };
       const cwd = workingDir(workspace, config.cwd);
-      // Sandboxed like the agent: it runs code the agent may have written.
-      const prepared = await prepareProcess({
-        config,
-        deps,
-        // A grading run gets a HOME apart from the agent's (which the agent could plant things in).
-        loopId: graded ? `${loopId}.grading` : loopId,
-        workspace,
-        cwd,
-        argv: config.argv,
-        preset: null,
-        extraEnv: { RALPH_LOOP_ID: loopId, RALPH_ITERATION: String(request.iteration), RALPH_WORKSPACE: workspace },
-      });
-      const outcome = await runProcess({
-        argv: prepared.argv,
-        cwd,
-        env: prepared.env,
-        stdin: JSON.stringify({
-          task: request.task,
-          answer: request.answer,
-          iteration: request.iteration,
-          previousResults: request.previousResults,
-        }),
-        timeoutMs: config.timeoutSeconds * 1000,
-        killGraceMs: config.killGraceMs,
-        maxOutputBytes: config.maxOutputBytes,
-        signal: request.signal,
-      }).finally(prepared.release);
+      const { outcome, secretValues } = await runOneShot(
+        {
+          config,
+          deps,
+          // A grading run gets a HOME apart from the agent's (which the agent could plant things in).
+          loopId: graded ? `${loopId}.grading` : loopId,
+          workspace,
+          cwd,
+          argv: config.argv,
+          extraEnv: { RALPH_LOOP_ID: loopId, RALPH_ITERATION: String(request.iteration), RALPH_WORKSPACE: workspace },
+        },
+        {
+          stdin: JSON.stringify({
+            task: request.task,
+            answer: request.answer,
+            iteration: request.iteration,
+            previousResults: request.previousResults,
+          }),
+          maxOutputBytes: config.maxOutputBytes,
+          signal: request.signal,
+        },
+      );
       // What it prints is stored as the verdict's reason: no secret of this loop may be in it.
-      const scrub = (text: string) =>
-        scrubSecrets(text, deps.redactor?.values(prepared.secretValues) ?? prepared.secretValues);
+      const scrub = (text: string) => scrubSecrets(text, deps.redactor?.values(secretValues) ?? secretValues);
       if (outcome.aborted) throw abortedError("The verifier");
       if (outcome.lost !== null) {
         throw new AgentError("exit_nonzero", `The verifier was cut short: ${outcome.lost}`, { retryable: true });

@@ -12,8 +12,7 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDeps } from "../deps";
 import { workingDir } from "../process-env";
-import { runProcess } from "../process-group";
-import { prepareProcess } from "../sandbox/isolated-process";
+import { runOneShot } from "../sandbox/isolated-process";
 import type { WorkspaceSetupConfig } from "../workspace-setup.schema";
 import { git } from "./git-cli";
 import { shortLoopId, workingTreeChanges, type PreparedWorkspace } from "./git-workspace";
@@ -53,33 +52,29 @@ async function runSetup(opts: {
   writeFileSync(opts.logPath, `$ ${setup.argv.join(" ")}\n`);
   let logged = 0;
   const tail: string[] = [];
-  const prepared = await prepareProcess({
-    config: setup,
-    deps: opts.deps,
-    loopId: opts.loopId,
-    workspace: ws.dir,
-    cwd,
-    argv: setup.argv,
-    preset: null,
-    extraEnv: { RALPH_LOOP_ID: opts.loopId, RALPH_WORKSPACE: ws.dir },
-  });
-  const outcome = await runProcess({
-    argv: prepared.argv,
-    cwd,
-    env: prepared.env,
-    timeoutMs: setup.timeoutSeconds * 1000,
-    killGraceMs: setup.killGraceMs,
-    maxOutputBytes: 64 * 1024,
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    onLine: (line) => {
-      tail.push(line);
-      if (tail.length > TAIL_LINES) tail.shift();
-      if (logged < LOG_CAP_BYTES) {
-        logged += line.length + 1;
-        appendFileSync(opts.logPath, `${line}\n`);
-      }
+  const { outcome } = await runOneShot(
+    {
+      config: setup,
+      deps: opts.deps,
+      loopId: opts.loopId,
+      workspace: ws.dir,
+      cwd,
+      argv: setup.argv,
+      extraEnv: { RALPH_LOOP_ID: opts.loopId, RALPH_WORKSPACE: ws.dir },
     },
-  }).finally(prepared.release);
+    {
+      maxOutputBytes: 64 * 1024,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      onLine: (line) => {
+        tail.push(line);
+        if (tail.length > TAIL_LINES) tail.shift();
+        if (logged < LOG_CAP_BYTES) {
+          logged += line.length + 1;
+          appendFileSync(opts.logPath, `${line}\n`);
+        }
+      },
+    },
+  );
   if (outcome.stderrTail) appendFileSync(opts.logPath, `--- stderr (tail) ---\n${outcome.stderrTail}\n`);
   const run = { argv: setup.argv, exitCode: outcome.exitCode, durationMs: outcome.durationMs, logPath: opts.logPath };
   const said = [...tail, ...outcome.stderrTail.split("\n")]

@@ -11,7 +11,7 @@ import { AgentError } from "../agent-error";
 import type { CommandPreset, ProcessFields } from "../command.schema";
 import type { AgentDeps } from "../deps";
 import { buildChildEnv } from "../process-env";
-import { missingProgram } from "../process-group";
+import { missingProgram, runProcess, type ProcessOutcome, type ProcessSpec } from "../process-group";
 import { agentHome, serverIsolation } from "./isolation";
 import { sandboxHosts } from "./loopback-hosts";
 import { networkHosts } from "./network-presets";
@@ -136,4 +136,29 @@ async function ownGitDirs(req: ProcessRequest): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** A request for a process that runs once to its end (a check, a verifier, the setup command). */
+export interface OneShotRequest extends Omit<ProcessRequest, "preset"> {
+  config: ProcessRequest["config"] & Pick<ProcessFields, "timeoutSeconds" | "killGraceMs">;
+}
+
+/**
+ * Prepares a one-shot process (sandboxed like the agent: it runs code the agent may have written),
+ * runs it to its end and releases the sandbox. Returns the secrets it was given, for scrubbing what it printed.
+ */
+export async function runOneShot(
+  req: OneShotRequest,
+  run: Pick<ProcessSpec, "stdin" | "signal" | "onLine" | "maxOutputBytes">,
+): Promise<{ outcome: ProcessOutcome; secretValues: string[] }> {
+  const prepared = await prepareProcess({ ...req, preset: null });
+  const outcome = await runProcess({
+    argv: prepared.argv,
+    cwd: req.cwd,
+    env: prepared.env,
+    timeoutMs: req.config.timeoutSeconds * 1000,
+    killGraceMs: req.config.killGraceMs,
+    ...run,
+  }).finally(prepared.release);
+  return { outcome, secretValues: prepared.secretValues };
 }
