@@ -27,7 +27,6 @@ export const keywordScorerSchema = z
     role: roleField("score"),
   })
   .describe("Keywords: share of the terms present (correctness)");
-export type KeywordScorerConfig = z.output<typeof keywordScorerSchema>;
 
 export const lengthScorerSchema = z
   .object({
@@ -40,7 +39,6 @@ export const lengthScorerSchema = z
   })
   .refine((c) => c.max === undefined || c.max >= c.min, { message: "must be >= min", path: ["max"] })
   .describe("Length: full score inside the range, proportionally less outside");
-export type LengthScorerConfig = z.output<typeof lengthScorerSchema>;
 
 export const regexScorerSchema = z
   .object({
@@ -71,7 +69,6 @@ export const regexScorerSchema = z
     { message: "is not a valid regular expression", path: ["pattern"] },
   )
   .describe("Regex: pass/fail on a pattern");
-export type RegexScorerConfig = z.output<typeof regexScorerSchema>;
 
 export const jsonSchemaScorerSchema = z
   .object({
@@ -89,7 +86,6 @@ export const jsonSchemaScorerSchema = z
     path: ["required"],
   })
   .describe("JSON schema / required fields of the structured output");
-export type JsonSchemaScorerConfig = z.output<typeof jsonSchemaScorerSchema>;
 
 export const toolCallsScorerSchema = z
   .object({
@@ -110,7 +106,6 @@ export const toolCallsScorerSchema = z
     role: roleField("both"),
   })
   .describe("Tool calls: minimum count, required tools, counted tools");
-export type ToolCallsScorerConfig = z.output<typeof toolCallsScorerSchema>;
 
 export const testReportFormats = ["auto", "tap", "junit", "json", "exit-code"] as const;
 export const checkRunners = ["auto", "none", ...runnerIds] as const;
@@ -145,7 +140,6 @@ export const commandCheckScorerSchema = z
     timeoutSeconds: z.number().min(0).default(600).describe("Kill the check after (seconds, 0 = never)"),
   })
   .describe("Command check: pass ratio of the project's tests (ground-truth evidence)");
-export type CommandCheckScorerConfig = z.output<typeof commandCheckScorerSchema>;
 
 export const llmJudgeScorerSchema = z
   .object({
@@ -166,7 +160,6 @@ export const llmJudgeScorerSchema = z
     path: ["baseURL"],
   })
   .describe("LLM judge: a rubric score with a rationale");
-export type LlmJudgeScorerConfig = z.output<typeof llmJudgeScorerSchema>;
 
 export const scorerConfigSchema = z.discriminatedUnion("kind", [
   keywordScorerSchema,
@@ -180,3 +173,10 @@ export const scorerConfigSchema = z.discriminatedUnion("kind", [
 
 export type ScorerConfig = z.output<typeof scorerConfigSchema>;
 export type ScorerConfigInput = z.input<typeof scorerConfigSchema>;
+export type KeywordScorerConfig = z.output<typeof keywordScorerSchema>;
+export type LengthScorerConfig = z.output<typeof lengthScorerSchema>;
+export type RegexScorerConfig = z.output<typeof regexScorerSchema>;
+export type JsonSchemaScorerConfig = z.output<typeof jsonSchemaScorerSchema>;
+export type ToolCallsScorerConfig = z.output<typeof toolCallsScorerSchema>;
+export type CommandCheckScorerConfig = z.output<typeof commandCheckScorerSchema>;
+export type LlmJudgeScorerConfig = z.output<typeof llmJudgeScorerSchema>;
