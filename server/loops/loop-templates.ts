@@ -63,59 +63,68 @@ const codingLimits = {
 
 const codingGoal = "Make the failing tests in this repository pass without weakening them.";
 
+/** A coding agent's template: everything but the agent is shared, so the two CLIs compete on equal terms. */
+function codingTemplate(
+  head: Omit<LoopTemplate, "definition">,
+  name: string,
+  agent: LoopDefinitionInput["agent"],
+): LoopTemplate {
+  return {
+    ...head,
+    definition: {
+      name,
+      goal: codingGoal,
+      workspace: "",
+      loop: codingLimits,
+      agent,
+      scorers: [testsPass()],
+      verifier: { kind: "none" },
+      reflector: { kind: "rule-based" },
+    },
+  };
+}
+
 export function loopTemplates(): LoopTemplate[] {
   const templates: LoopTemplate[] = [
     demoTemplate(),
-    {
-      id: "claude-code-tests",
-      title: "Claude Code until tests pass",
-      description:
-        "Runs Claude Code headless in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
-      requires:
-        "the claude CLI on the server (outside /tmp) and ANTHROPIC_API_KEY, or a subscription token as CLAUDE_CODE_OAUTH_TOKEN (docs/agents.md)",
-      definition: {
-        name: "Claude Code: tests pass",
-        goal: codingGoal,
-        workspace: "",
-        loop: codingLimits,
-        agent: {
-          kind: "command",
-          preset: "claude-code",
-          extraArgs: ["--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Edit,Write"],
-          secrets: [{ name: "ANTHROPIC_API_KEY" }],
-          timeoutSeconds: 1200,
-        },
-        scorers: [testsPass()],
-        verifier: { kind: "none" },
-        reflector: { kind: "rule-based" },
+    codingTemplate(
+      {
+        id: "claude-code-tests",
+        title: "Claude Code until tests pass",
+        description:
+          "Runs Claude Code headless in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
+        requires:
+          "the claude CLI on the server (outside /tmp) and ANTHROPIC_API_KEY, or a subscription token as CLAUDE_CODE_OAUTH_TOKEN (docs/agents.md)",
       },
-    },
-    {
-      id: "codex-tests",
-      title: "Codex until tests pass",
-      description:
-        "Runs `codex exec --json` in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
-      requires:
-        "the codex CLI on the server (outside /tmp) and OPENAI_API_KEY, or a ChatGPT login as CODEX_AUTH_JSON (docs/agents.md)",
-      definition: {
-        name: "Codex: tests pass",
-        goal: codingGoal,
-        workspace: "",
-        loop: codingLimits,
-        agent: {
-          kind: "command",
-          preset: "codex",
-          // The preset adds the sandbox, model and provider flags for the installed Codex.
-          extraArgs: [],
-          model: "gpt-5.5",
-          secrets: [{ name: "CODEX_API_KEY", env: "OPENAI_API_KEY" }],
-          timeoutSeconds: 1200,
-        },
-        scorers: [testsPass()],
-        verifier: { kind: "none" },
-        reflector: { kind: "rule-based" },
+      "Claude Code: tests pass",
+      {
+        kind: "command",
+        preset: "claude-code",
+        extraArgs: ["--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Edit,Write"],
+        secrets: [{ name: "ANTHROPIC_API_KEY" }],
+        timeoutSeconds: 1200,
       },
-    },
+    ),
+    codingTemplate(
+      {
+        id: "codex-tests",
+        title: "Codex until tests pass",
+        description:
+          "Runs `codex exec --json` in the workspace each iteration; the project's tests (its detected runner) decide when the work is done.",
+        requires:
+          "the codex CLI on the server (outside /tmp) and OPENAI_API_KEY, or a ChatGPT login as CODEX_AUTH_JSON (docs/agents.md)",
+      },
+      "Codex: tests pass",
+      {
+        kind: "command",
+        preset: "codex",
+        // The preset adds the sandbox, model and provider flags for the installed Codex.
+        extraArgs: [],
+        model: "gpt-5.5",
+        secrets: [{ name: "CODEX_API_KEY", env: "OPENAI_API_KEY" }],
+        timeoutSeconds: 1200,
+      },
+    ),
     {
       id: "llm-judge",
       title: "Model + LLM judge",
