@@ -134,35 +134,53 @@ async function entryOrThrow(svc: LoopServices, entryId: string) {
   return entry;
 }
 
+/**
+ * An operator's move of one entry (drop, re-queue): applied only from the statuses it is allowed
+ * from (compare-and-set), with its audit event; a refused move says why.
+ */
+async function moveEntry(
+  svc: LoopServices,
+  entryId: string,
+  acting: ActingAs,
+  move: {
+    from: Parameters<typeof updateEntryIf>[2];
+    to: (now: Date, reason: string) => Parameters<typeof updateEntryIf>[3];
+    event: string;
+    defaultReason: string;
+    refused: string;
+  },
+): Promise<LandingEntryRow> {
+  const entry = await entryOrThrow(svc, entryId);
+  const reason = acting.reason?.trim() || move.defaultReason;
+  const row = await updateEntryIf(svc.db.prisma, entryId, move.from, move.to(new Date(svc.engine.now()), reason), [
+    event(entry, move.event, acting, reason),
+  ]);
+  if (!row) throw conflict(`The landing is ${entry.status}; ${move.refused}`);
+  void notifyEventsWritten(svc.db);
+  return row;
+}
+
 /** Drops a queued entry or one that needs review; an entry being landed cannot be dropped. */
 export async function cancelLanding(svc: LoopServices, entryId: string, acting: ActingAs): Promise<LandingEntryView> {
-  const entry = await entryOrThrow(svc, entryId);
-  const reason = acting.reason?.trim() || "dropped from the queue";
-  const row = await updateEntryIf(
-    svc.db.prisma,
-    entryId,
-    ["queued", "needs_review"],
-    { status: "cancelled", reason, finishedAt: new Date(svc.engine.now()) },
-    [event(entry, "landing_cancelled", acting, reason)],
-  );
-  if (!row) throw conflict(`The landing is ${entry.status}; only a queued one or one that needs review can be dropped`);
-  void notifyEventsWritten(svc.db);
+  const row = await moveEntry(svc, entryId, acting, {
+    from: ["queued", "needs_review"],
+    to: (now, reason) => ({ status: "cancelled", reason, finishedAt: now }),
+    event: "landing_cancelled",
+    defaultReason: "dropped from the queue",
+    refused: "only a queued one or one that needs review can be dropped",
+  });
   return viewOf(svc, row);
 }
 
 /** Puts an entry that needs review (fixed by hand) back at the end of its queue. */
 export async function requeueLanding(svc: LoopServices, entryId: string, acting: ActingAs): Promise<LandingEntryView> {
-  const entry = await entryOrThrow(svc, entryId);
-  const reason = acting.reason?.trim() || "re-queued after review";
-  const row = await updateEntryIf(
-    svc.db.prisma,
-    entryId,
-    ["needs_review"],
-    { status: "queued", reason: null, createdAt: new Date(svc.engine.now()), finishedAt: null },
-    [event(entry, "landing_requeued", acting, reason)],
-  );
-  if (!row) throw conflict(`The landing is ${entry.status}; only one that needs review can be re-queued`);
-  void notifyEventsWritten(svc.db);
+  const row = await moveEntry(svc, entryId, acting, {
+    from: ["needs_review"],
+    to: (now) => ({ status: "queued", reason: null, createdAt: now, finishedAt: null }),
+    event: "landing_requeued",
+    defaultReason: "re-queued after review",
+    refused: "only one that needs review can be re-queued",
+  });
   kick(row.queueId);
   return viewOf(svc, row);
 }
