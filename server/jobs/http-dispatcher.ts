@@ -2,7 +2,7 @@
 // slice runs in a route handler (and so within its time limit), on whichever
 // instance the URL reaches. At most `limit` requests are in flight from this
 // process; the rest wait their turn.
-import type { Dispatcher } from "./runtime-deps";
+import { dispatchTimer, type Dispatcher } from "./runtime-deps";
 import { SIGNATURE_HEADER, type JobSigner } from "./job-signing";
 import { Semaphore } from "./semaphore";
 
@@ -57,14 +57,10 @@ export class HttpDispatcher implements Dispatcher {
 
   dispatchAt(loopId: string, at: Date): void {
     clearTimeout(this.timers.get(loopId));
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(loopId);
-        this.dispatch(loopId);
-      },
-      Math.max(0, at.getTime() - Date.now()) + 5,
-    );
-    timer.unref?.();
+    const timer = dispatchTimer(at, () => {
+      this.timers.delete(loopId);
+      this.dispatch(loopId);
+    });
     this.timers.set(loopId, timer);
   }
 }

@@ -1,6 +1,6 @@
 // Runs slices in this process: the app in in-process mode (bounded by the
 // process's semaphore), the standalone worker, benchmarks and tests.
-import type { Dispatcher, JobRuntime } from "./runtime-deps";
+import { dispatchTimer, type Dispatcher, type JobRuntime } from "./runtime-deps";
 import type { Release, Semaphore } from "./semaphore";
 import { runSlice, type SliceResult } from "./slice-runner";
 
@@ -84,15 +84,10 @@ export class LocalDispatcher implements Dispatcher {
 
   dispatchAt(loopId: string, at: Date): void {
     if (this.stopped) return;
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        this.dispatch(loopId);
-        // Timers may fire a millisecond early; the claim compares against the stored time.
-      },
-      Math.max(0, at.getTime() - Date.now()) + 5,
-    );
-    timer.unref?.();
+    const timer = dispatchTimer(at, () => {
+      this.timers.delete(timer);
+      this.dispatch(loopId);
+    });
     this.timers.add(timer);
   }
 

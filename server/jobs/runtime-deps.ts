@@ -26,6 +26,16 @@ export interface Dispatcher {
   dispatchAt(loopId: string, at: Date): void;
 }
 
+/**
+ * The timer behind a dispatcher's `dispatchAt`: 5 ms late, because timers may fire a millisecond
+ * early and the claim compares against the stored time; it never keeps the process alive.
+ */
+export function dispatchTimer(at: Date, fire: () => void): NodeJS.Timeout {
+  const timer = setTimeout(fire, Math.max(0, at.getTime() - Date.now()) + 5);
+  timer.unref?.();
+  return timer;
+}
+
 export interface RuntimeSettings {
   /** A lease not renewed for this long may be taken over. */
   leaseMs: number;
