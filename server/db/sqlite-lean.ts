@@ -1,4 +1,4 @@
-// Single statements the SQLite loop store issues at every safe point or claim:
+// The SQLite loop store's statements (every safe point, claim and step commit):
 // prepared once on the connection Prisma's adapter opened (its adapter
 // prepares each query anew, and a Prisma query costs about a millisecond of
 // CPU), run under the lock Prisma's interactive transactions and the step
@@ -15,7 +15,7 @@ export class SqliteLean {
   constructor(private readonly connection: () => Promise<SqliteConnection>) {}
 
   /** Runs `fn` synchronously while holding the connection: nothing else runs on it meanwhile. */
-  async run<T>(fn: (prepare: PrepareStatement) => T): Promise<T> {
+  async run<T>(fn: (prepare: PrepareStatement, client: BetterSqlite3.Database) => T): Promise<T> {
     const { client, lock } = await this.connection();
     let statements = cache.get(client);
     if (!statements) cache.set(client, (statements = new Map()));
@@ -32,7 +32,7 @@ export class SqliteLean {
     };
     const release = await lock.acquire();
     try {
-      return fn(prepare);
+      return fn(prepare, client);
     } finally {
       release();
     }

@@ -6,6 +6,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import type { PgStepPool } from "./pg-step-pool";
 import type { StepDriver, StepOutcome } from "./group-commit";
+import { SqliteLean, type PrepareStatement } from "./sqlite-lean";
 import type { SqliteConnection } from "./step-commit-slot";
 import type { StepWrite } from "./step-write";
 import { POSTGRES_ENCODING, SQLITE_ENCODING } from "./step-encoding";
@@ -21,78 +22,60 @@ const SAVEPOINT = "step_write";
  * Prisma's own transaction in this process.
  */
 export class SqliteStepDriver implements StepDriver {
-  private statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+  private readonly lean: SqliteLean;
 
-  constructor(private readonly connection: () => Promise<SqliteConnection>) {}
+  constructor(connection: () => Promise<SqliteConnection>) {
+    this.lean = new SqliteLean(connection);
+  }
 
-  async runBatch(writes: StepWrite[]): Promise<StepOutcome[]> {
-    const { client, lock } = await this.connection();
-    const release = await lock.acquire();
-    try {
-      return this.runLocked(client, writes);
-    } finally {
-      release();
-    }
+  runBatch(writes: StepWrite[]): Promise<StepOutcome[]> {
+    return this.lean.run((prepare, client) => runSqliteBatch(prepare, client, writes));
   }
 
   close() {
     return Promise.resolve();
   }
+}
 
-  private prepared(client: BetterSqlite3.Database, sql: string) {
-    let cache = this.statements.get(client);
-    if (!cache) this.statements.set(client, (cache = new Map()));
-    let statement = cache.get(sql);
-    if (!statement) {
-      statement = client.prepare(sql);
-      // The adapter turns safe integers on for its connection; ids and flags here are small.
-      if (statement.reader) statement.safeIntegers(false);
-      cache.set(sql, statement);
-    }
-    return statement;
+function runSqliteStatement(prepare: PrepareStatement, { sql, params }: Statement): StatementResult {
+  const statement = prepare(sql);
+  if (statement.reader) {
+    const rows = statement.all(...params) as Record<string, unknown>[];
+    return { changes: rows.length, rows };
   }
+  return { changes: statement.run(...params).changes, rows: [] };
+}
 
-  private run(client: BetterSqlite3.Database, { sql, params }: Statement): StatementResult {
-    const statement = this.prepared(client, sql);
-    if (statement.reader) {
-      const rows = statement.all(...params) as Record<string, unknown>[];
-      return { changes: rows.length, rows };
-    }
-    return { changes: statement.run(...params).changes, rows: [] };
-  }
-
-  private drive(client: BetterSqlite3.Database, program: StepProgram) {
+function runSqliteBatch(prepare: PrepareStatement, client: BetterSqlite3.Database, writes: StepWrite[]): StepOutcome[] {
+  const now = new Date();
+  const alone = writes.length === 1;
+  const exec = (sql: string) => prepare(sql).run();
+  const drive = (program: StepProgram) => {
     let next = program.next();
-    while (!next.done) next = program.next(this.run(client, next.value));
+    while (!next.done) next = program.next(runSqliteStatement(prepare, next.value));
     return next.value;
-  }
-
-  private runLocked(client: BetterSqlite3.Database, writes: StepWrite[]): StepOutcome[] {
-    const now = new Date();
-    const alone = writes.length === 1;
-    const exec = (sql: string) => this.prepared(client, sql).run();
-    const outcomes: StepOutcome[] = [];
-    try {
-      exec("BEGIN IMMEDIATE");
-      for (const write of writes) {
-        if (!alone) exec(`SAVEPOINT ${SAVEPOINT}`);
-        try {
-          outcomes.push({ ok: true, value: this.drive(client, stepProgram(SQLITE_ENCODING, write, now)) });
-          if (!alone) exec(`RELEASE ${SAVEPOINT}`);
-        } catch (error) {
-          // Alone, or SQLite rolled the whole transaction back (I/O error, full disk): fail the batch.
-          if (alone || !client.inTransaction) throw error;
-          exec(`ROLLBACK TO ${SAVEPOINT}`);
-          exec(`RELEASE ${SAVEPOINT}`);
-          outcomes.push({ ok: false, error });
-        }
+  };
+  const outcomes: StepOutcome[] = [];
+  try {
+    exec("BEGIN IMMEDIATE");
+    for (const write of writes) {
+      if (!alone) exec(`SAVEPOINT ${SAVEPOINT}`);
+      try {
+        outcomes.push({ ok: true, value: drive(stepProgram(SQLITE_ENCODING, write, now)) });
+        if (!alone) exec(`RELEASE ${SAVEPOINT}`);
+      } catch (error) {
+        // Alone, or SQLite rolled the whole transaction back (I/O error, full disk): fail the batch.
+        if (alone || !client.inTransaction) throw error;
+        exec(`ROLLBACK TO ${SAVEPOINT}`);
+        exec(`RELEASE ${SAVEPOINT}`);
+        outcomes.push({ ok: false, error });
       }
-      exec("COMMIT");
-      return outcomes;
-    } catch (error) {
-      if (client.inTransaction) exec("ROLLBACK");
-      return writes.map(() => ({ ok: false, error }));
     }
+    exec("COMMIT");
+    return outcomes;
+  } catch (error) {
+    if (client.inTransaction) exec("ROLLBACK");
+    return writes.map(() => ({ ok: false, error }));
   }
 }
 
