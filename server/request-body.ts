@@ -14,9 +14,6 @@ export class BodyTooLarge extends Error {
   }
 }
 
-export const tooLargeResponse = (error: BodyTooLarge) =>
-  Response.json({ error: { code: "PAYLOAD_TOO_LARGE", message: error.message } }, { status: 413 });
-
 /**
  * The body as text, or BodyTooLarge as soon as more than `limit` bytes
  * arrive (a declared Content-Length over the limit is refused unread).
@@ -40,4 +37,14 @@ export async function readBodyCapped(req: Request, limit: number): Promise<strin
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The body as text, or the 413 answer to send when it is over `limit`. */
+export async function bodyOr413(req: Request, limit: number): Promise<string | Response> {
+  try {
+    return await readBodyCapped(req, limit);
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+    return Response.json({ error: { code: "PAYLOAD_TOO_LARGE", message: error.message } }, { status: 413 });
+  }
 }

@@ -7,7 +7,7 @@ import { createRequestContext } from "./context";
 import { refuseUnsafeRequest } from "./request-guard";
 import { appRouter } from "./root";
 import { toTRPCError } from "./error-map";
-import { BodyTooLarge, readBodyCapped, tooLargeResponse, TRPC_BODY_LIMIT } from "../request-body";
+import { bodyOr413, TRPC_BODY_LIMIT } from "../request-body";
 import { hasMalformedEscape } from "../request-path";
 
 export const TRPC_ENDPOINT = "/api/trpc";
@@ -65,13 +65,8 @@ function refuseBatch(req: Request): Response | null {
  */
 async function withCheckedJson(req: Request): Promise<Request | Response> {
   if (req.method !== "POST") return req;
-  let body: string;
-  try {
-    body = await readBodyCapped(req, TRPC_BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return tooLargeResponse(error);
-    throw error;
-  }
+  const body = await bodyOr413(req, TRPC_BODY_LIMIT);
+  if (body instanceof Response) return body;
   try {
     if (body !== "") JSON.parse(body);
   } catch (error) {

@@ -6,7 +6,7 @@ import { SIGNATURE_HEADER, type JobSigner } from "./job-signing";
 import type { JobRuntime } from "./runtime-deps";
 import type { Semaphore } from "./semaphore";
 import { runSlice } from "./slice-runner";
-import { BodyTooLarge, JOB_BODY_LIMIT, readBodyCapped, tooLargeResponse } from "../request-body";
+import { bodyOr413, JOB_BODY_LIMIT } from "../request-body";
 
 const body = z.object({ loopId: z.string().min(1).max(100) });
 
@@ -14,14 +14,9 @@ export async function handleJobRequest(
   req: Request,
   runtime: { jobs: JobRuntime; signer: JobSigner; slots: Semaphore },
 ): Promise<Response> {
-  let raw: string;
-  try {
-    // Capped before the signature is checked: an unsigned flood must not be buffered whole.
-    raw = await readBodyCapped(req, JOB_BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return tooLargeResponse(error);
-    throw error;
-  }
+  // Capped before the signature is checked: an unsigned flood must not be buffered whole.
+  const raw = await bodyOr413(req, JOB_BODY_LIMIT);
+  if (raw instanceof Response) return raw;
   if (!runtime.signer.verify(raw, req.headers.get(SIGNATURE_HEADER))) {
     return Response.json({ error: "invalid or missing job signature" }, { status: 401 });
   }
