@@ -7,7 +7,7 @@ import { isAbsolute, resolve, sep } from "node:path";
 import { runCommandCheck } from "../agents/command-check.scorer";
 import { planCheck } from "../agents/command-check/plan";
 import { type CommandCheckScorerConfig, commandCheckScorerSchema } from "../agents/scorer.schema";
-import { chainSecretResolvers, envSecretResolver } from "../agents/secret-resolver";
+import { chainSecretResolvers, envSecretResolver, type SecretResolver } from "../agents/secret-resolver";
 import { RUNNERS } from "../agents/test-runners/runners";
 import { getDatabase } from "../db/database";
 import type { Database } from "../db/client";
@@ -15,13 +15,43 @@ import { invalidInput } from "../errors";
 import { getSecretKey } from "../secrets/secret-key";
 import { storeSecretResolver } from "../secrets/store-secret-resolver";
 import { WorkspaceEnvironmentError } from "../agents/git/worktree-include";
-import { inLoopPlace } from "./check-worktree";
+import { inLoopPlace, type CheckPlace } from "./check-worktree";
 import { setupOf } from "./loop-environment";
 import { assertLoopPolicy } from "./loop-policy.service";
 import type { ActingAs } from "./loop-services";
 
 /** A preview run answers a person waiting on the page: it never runs longer than this. */
 export const PREVIEW_TIMEOUT_SECONDS = 300;
+
+/** The secrets a preview may use: the store's, within the acting role's scope, then the server's environment. */
+export function previewSecrets(acting: ActingAs): SecretResolver {
+  const role = acting.actor.role;
+  return chainSecretResolvers(
+    storeSecretResolver(getDatabase, getSecretKey, async () => role),
+    envSecretResolver,
+  );
+}
+
+/** Runs a check in a place from inLoopPlace as the loop's first check would, for at most PREVIEW_TIMEOUT_SECONDS. */
+export function runPreviewCheck(
+  config: CommandCheckScorerConfig,
+  place: CheckPlace,
+  secrets: SecretResolver,
+  signal?: AbortSignal,
+) {
+  const timeoutSeconds =
+    config.timeoutSeconds === 0 ? PREVIEW_TIMEOUT_SECONDS : Math.min(config.timeoutSeconds, PREVIEW_TIMEOUT_SECONDS);
+  return runCommandCheck(
+    { ...config, timeoutSeconds },
+    { secrets, workspaceDir: () => place.dir },
+    {
+      loopId: place.runId,
+      workspace: place.dir,
+      extraEnv: { RALPH_WORKSPACE: place.dir },
+      ...(signal ? { signal } : {}),
+    },
+  );
+}
 
 export interface CheckPreviewInput {
   workspace: string;
@@ -86,13 +116,7 @@ export async function runCheckOnce(db: Database, input: CheckPreviewInput, actin
     },
     acting,
   );
-  const role = acting.actor.role;
-  const secrets = chainSecretResolvers(
-    storeSecretResolver(getDatabase, getSecretKey, async () => role),
-    envSecretResolver,
-  );
-  const timeoutSeconds =
-    config.timeoutSeconds === 0 ? PREVIEW_TIMEOUT_SECONDS : Math.min(config.timeoutSeconds, PREVIEW_TIMEOUT_SECONDS);
+  const secrets = previewSecrets(acting);
   const started = Date.now();
   return inLoopPlace(
     {
@@ -103,16 +127,7 @@ export async function runCheckOnce(db: Database, input: CheckPreviewInput, actin
       ...(signal ? { signal } : {}),
     },
     async (place) => {
-      const result = await runCommandCheck(
-        { ...config, timeoutSeconds },
-        { secrets, workspaceDir: () => place.dir },
-        {
-          loopId: place.runId,
-          workspace: place.dir,
-          extraEnv: { RALPH_WORKSPACE: place.dir },
-          ...(signal ? { signal } : {}),
-        },
-      );
+      const result = await runPreviewCheck(config, place, secrets, signal);
       return {
         score: result.score,
         reason: result.reason ?? "",

@@ -5,15 +5,10 @@
 // iteration 1 will get from the same code. A failing test is fine (fixing it
 // is the loop's job); a check that cannot count anything, or an environment
 // that cannot be prepared, is a problem.
-import { runCommandCheck } from "../agents/command-check.scorer";
 import { WorkspaceEnvironmentError } from "../agents/git/worktree-include";
-import { chainSecretResolvers, envSecretResolver } from "../agents/secret-resolver";
 import type { Database } from "../db/client";
-import { getDatabase } from "../db/database";
 import { invalidInput } from "../errors";
-import { getSecretKey } from "../secrets/secret-key";
-import { storeSecretResolver } from "../secrets/store-secret-resolver";
-import { PREVIEW_TIMEOUT_SECONDS } from "./check-preview.service";
+import { previewSecrets, runPreviewCheck } from "./check-preview.service";
 import { inLoopPlace } from "./check-worktree";
 import type { LoopDefinition } from "./loop-definition";
 import { setupOf } from "./loop-environment";
@@ -36,11 +31,7 @@ export async function runPreflightChecks(
   await assertLoopPolicy(db, definition, acting);
   const checks = definition.scorers.flatMap((s, i) => (s.kind === "command-check" ? [{ s, i }] : []));
   if (checks.length === 0) return { ok: true, ranIn: null, note: null, checks: [] };
-  const role = acting.actor.role;
-  const secrets = chainSecretResolvers(
-    storeSecretResolver(getDatabase, getSecretKey, async () => role),
-    envSecretResolver,
-  );
+  const secrets = previewSecrets(acting);
   try {
     return await inLoopPlace(
       {
@@ -53,21 +44,10 @@ export async function runPreflightChecks(
       async (place) => {
         const out: PreflightRunCheck[] = [];
         for (const { s, i } of checks) {
-          const timeoutSeconds =
-            s.timeoutSeconds === 0 ? PREVIEW_TIMEOUT_SECONDS : Math.min(s.timeoutSeconds, PREVIEW_TIMEOUT_SECONDS);
           const id = `scorers[${i}]`;
           const label = `Check ${s.name}`;
           try {
-            const result = await runCommandCheck(
-              { ...s, timeoutSeconds },
-              { secrets, workspaceDir: () => place.dir },
-              {
-                loopId: place.runId,
-                workspace: place.dir,
-                extraEnv: { RALPH_WORKSPACE: place.dir },
-                ...(signal ? { signal } : {}),
-              },
-            );
+            const result = await runPreviewCheck(s, place, secrets, signal);
             // Counted tests (passing or not) or a clean exit: the check works there. Nothing counted and a failure: it does not.
             const works = result.tests?.counted === true || result.score > 0;
             out.push({
