@@ -1,7 +1,7 @@
 // Output contracts of the races router: allow-lists of what the compare view, the race list and the
 // cost-per-verified report may read.
 import { z } from "zod";
-import { loopRowStatuses, stopTypes } from "../../loops/vocabulary";
+import { loopPublicOutput } from "./loops.types";
 
 export const costPerVerifiedOutput = z.object({
   loops: z.number(),
@@ -34,30 +34,34 @@ export const raceCompareOutput = z.object({
   decisionReason: z.string().nullable(),
   costPerVerified: costPerVerifiedOutput,
   contenders: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      agent: z.string(),
-      status: z.enum(loopRowStatuses),
-      stopType: z.enum(stopTypes).nullable(),
-      stopReason: z.string().nullable(),
-      iteration: z.number(),
-      costUsd: z.number(),
-      tokensIn: z.number(),
-      tokensOut: z.number(),
-      tokensCache: z.number(),
-      bestScore: z.number().nullable(),
-      startedAt: z.string().nullable(),
-      finishedAt: z.string().nullable(),
-      durationMs: z.number().nullable(),
-      verified: z.boolean(),
-      costPerVerifiedUsd: z.number().nullable(),
-      verdictIteration: z.number().nullable(),
-      verdictLines: z.array(z.object({ ok: z.boolean(), text: z.string() })),
-      points: z.array(
-        z.object({ number: z.number(), attempt: z.number(), status: z.string(), meanScore: z.number().nullable() }),
-      ),
-    }),
+    // A contender is a loop: its fields have the loop's own contracts.
+    loopPublicOutput
+      .pick({
+        id: true,
+        name: true,
+        status: true,
+        stopType: true,
+        stopReason: true,
+        iteration: true,
+        costUsd: true,
+        costPerVerifiedUsd: true,
+        tokensIn: true,
+        tokensOut: true,
+        tokensCache: true,
+        bestScore: true,
+      })
+      .extend({
+        agent: z.string(),
+        startedAt: z.string().nullable(),
+        finishedAt: z.string().nullable(),
+        durationMs: z.number().nullable(),
+        verified: z.boolean(),
+        verdictIteration: z.number().nullable(),
+        verdictLines: z.array(z.object({ ok: z.boolean(), text: z.string() })),
+        points: z.array(
+          z.object({ number: z.number(), attempt: z.number(), status: z.string(), meanScore: z.number().nullable() }),
+        ),
+      }),
   ),
 });
 
