@@ -160,10 +160,10 @@ export const loopSummaryOutput = z.object({
   needsAttention: z.number(),
 });
 
-export const iterationPageOutput = z.object({
-  items: z.array(z.custom<IterationItem>()),
-  nextBeforeNumber: z.number().optional(),
-});
+/** A page of iterations, newest first; `nextBeforeNumber` asks for the page before it. */
+const iterationPage = <T>() => z.object({ items: z.array(z.custom<T>()), nextBeforeNumber: z.number().optional() });
+
+export const iterationPageOutput = iterationPage<IterationItem>();
 
 /** A zoomed-in window of the chart series: the same points as `loops.byId`'s `series`, for `from`..`to`. */
 export const seriesWindowOutput = z.object({
@@ -189,10 +189,7 @@ export const definitionOutput = z.custom<Awaited<ReturnType<typeof getLoopDefini
 
 /** What anyone with the share link sees: allow-listed by redactLoopForShare, field by field. */
 export const sharedDetailOutput = z.custom<SharedDetail>();
-export const sharedIterationPageOutput = z.object({
-  items: z.array(z.custom<SharedIteration>()),
-  nextBeforeNumber: z.number().optional(),
-});
+export const sharedIterationPageOutput = iterationPage<SharedIteration>();
 
 export const shareLinkOutput = z.object({
   id: z.string(),
