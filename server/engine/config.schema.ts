@@ -9,6 +9,12 @@ const nonNegative = (label: string, value: number) =>
   z.number().min(0, "must not be negative").default(value).describe(label);
 const nonNegativeInt = (label: string, value: number) =>
   z.number().int("must be a whole number").min(0, "must not be negative").default(value).describe(label);
+/** One of `values`, `value` when left out. */
+const choice = <const T extends readonly [string, ...string[]]>(values: T, value: T[number], label: string) =>
+  z
+    .enum(values)
+    .default(value)
+    .describe(label);
 const positiveInt = (label: string, value: number, max?: number) => {
   const int = z.number().int("must be a whole number").min(1, "must be >= 1");
   return (max === undefined ? int : int.max(max, `must be <= ${max}`)).default(value).describe(label);
@@ -22,10 +28,7 @@ function section<T extends z.ZodType>(schema: T) {
 export const approvalDefaultActions = ["approve", "reject", "terminate"] as const;
 const gateDefaults = (label: string, defaultAction: (typeof approvalDefaultActions)[number]) => ({
   deadline: nonNegative(`${label}: deadline (seconds, 0 = wait forever)`, 3600),
-  defaultAction: z
-    .enum(approvalDefaultActions)
-    .default(defaultAction)
-    .describe(`${label}: action taken when the deadline passes`),
+  defaultAction: choice(approvalDefaultActions, defaultAction, `${label}: action taken when the deadline passes`),
 });
 
 export const validationConfigSchema = z
@@ -69,10 +72,7 @@ export const completionConfigSchema = z
       .array(z.enum(evidenceSources))
       .default(["verifier", "score", "validators"])
       .describe("Evidence that can prove completion"),
-    mode: z
-      .enum(["any", "all"])
-      .default("any")
-      .describe("Complete when any (or all) of the evidence checks that ran say so"),
+    mode: choice(["any", "all"], "any", "Complete when any (or all) of the evidence checks that ran say so"),
     requireClaim: z.boolean().default(false).describe("Also require the agent to claim it is done"),
     allowNoEvidence: z
       .boolean()
@@ -100,19 +100,17 @@ export const questionConfigSchema = z
     // ask: the loop waits in needs_attention for the operator's answer;
     // auto-answer: the next input tells the agent to choose, say so and go on;
     // ignore: the question is recorded and nothing else happens.
-    policy: z
-      .enum(questionPolicies)
-      .default("ask")
-      .describe("When the agent asks a question: wait for an answer, tell it to decide, or ignore it"),
+    policy: choice(
+      questionPolicies,
+      "ask",
+      "When the agent asks a question: wait for an answer, tell it to decide, or ignore it",
+    ),
   })
   .describe("Agent questions");
 
 export const retryConfigSchema = z
   .object({
-    strategy: z
-      .enum(["exponential", "fixed", "none"])
-      .default("exponential")
-      .describe("Delay between attempts after an agent error"),
+    strategy: choice(["exponential", "fixed", "none"], "exponential", "Delay between attempts after an agent error"),
     minDelayMs: nonNegative("Exponential backoff: first delay (ms)", 1000),
     maxDelayMs: nonNegative("Exponential backoff: longest delay (ms)", 30000),
     fixedDelayMs: nonNegative("Fixed delay (ms)", 1000),
@@ -226,10 +224,11 @@ export const recordingConfigSchema = z
 export const usageLimitPolicies = ["wait", "stop", "fallback"] as const;
 export const limitsConfigSchema = z
   .object({
-    onUsageLimit: z
-      .enum(usageLimitPolicies)
-      .default("wait")
-      .describe("When the provider's usage limit is hit: wait for the reset, stop, or switch to the fallback agent"),
+    onUsageLimit: choice(
+      usageLimitPolicies,
+      "wait",
+      "When the provider's usage limit is hit: wait for the reset, stop, or switch to the fallback agent",
+    ),
     marginSeconds: nonNegative("Margin after the reset time (seconds)", 30),
     backoffSeconds: z
       .number()
