@@ -91,18 +91,15 @@ export const schemaValidator =
   (contract: OutputContract): ValidatorFn =>
   (s) =>
     validateSchema(s.data, contract);
-export const toolCallsValidator =
+/** A validator of the iteration's tool calls against the loop's tool requirements. */
+const onToolCalls =
+  (check: (calls: readonly string[], reqs: ToolRequirements) => ValidationResult) =>
   (reqs: ToolRequirements): ValidatorFn =>
   (s) =>
-    validateToolCalls(s.toolCalls.length, reqs);
-export const requiredToolsValidator =
-  (reqs: ToolRequirements): ValidatorFn =>
-  (s) =>
-    validateRequiredTools(s.toolCalls, reqs);
-export const countedToolsValidator =
-  (reqs: ToolRequirements): ValidatorFn =>
-  (s) =>
-    validateCountedTools(s.toolCalls, reqs);
+    check(s.toolCalls, reqs);
+export const toolCallsValidator = onToolCalls((calls, reqs) => validateToolCalls(calls.length, reqs));
+export const requiredToolsValidator = onToolCalls(validateRequiredTools);
+export const countedToolsValidator = onToolCalls(validateCountedTools);
 
 /** Runs validators, turning a throwing validator into a failed result. */
 export function runValidators(validators: readonly ValidatorFn[], subject: ValidationSubject): ValidationResult[] {
