@@ -68,6 +68,8 @@ const LAYERS = [
   // The one bridge from pages to the server (React Server Components).
   ["lib/trpc/server\\.tsx$", ["lib", "server/api", "server/jobs/app-runtime\\.ts$"]],
   ["lib", []],
+  // The notice classes and their names: one plain-data file the server and the browser both read.
+  ["server/alert-kinds\\.ts$", ["lib/notices/notice-classes\\.ts$"]],
   ["components", ["lib/(?!trpc/server\\.tsx$)"]],
   ["app", ["components", "lib"]],
   ["instrumentation\\.ts$", ["server/system"]],

@@ -87,23 +87,9 @@ export const ALERTABLE_EVENT_TYPES: ReadonlySet<string> = new Set([
   ALARM_EVENT,
 ]);
 
-// Notices: what an alert is about, in the words an operator thinks in. The one
-// class vocabulary that the outbox (per-user mutes, applied in the event's
-// transaction), the API, the inbox, Web Push and the service worker all use.
-
-export const NOTICE_CLASSES = ["question", "permission", "error", "stuck", "budget", "done", "review"] as const;
-export type NoticeClass = (typeof NOTICE_CLASSES)[number];
-
-/** How each class is named on screen and in a notification's title. */
-export const NOTICE_CLASS_LABELS: Record<NoticeClass, string> = {
-  question: "Question",
-  permission: "Permission",
-  error: "Error",
-  stuck: "Stuck",
-  budget: "Budget",
-  done: "Done",
-  review: "Landed / needs review",
-};
+// Notices: the class vocabulary lives in lib/notices/notice-classes.ts, which the browser reads too.
+import type { NoticeClass } from "../lib/notices/notice-classes";
+export { NOTICE_CLASSES, NOTICE_CLASS_LABELS, type NoticeClass } from "../lib/notices/notice-classes";
 
 const FAILED_STATUSES = new Set(["failed"]);
 

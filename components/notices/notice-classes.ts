@@ -1,20 +1,14 @@
-// The notice classes as the browser names them. The classes themselves come
-// from the server (server/alert-kinds.ts) through the router's types, so a
-// class added there fails to compile here until it has a label.
+// The notice classes as the browser shows them. The classes come through the
+// router's types and their names from lib/notices (the file the server names
+// them from too), so a class added fails to compile here until it has a tone.
 import type { RouterOutputs } from "@/components/shared/api-types";
+import { NOTICE_CLASS_LABELS } from "@/lib/notices/notice-classes";
 
 export type InboxGroup = RouterOutputs["notices"]["inbox"]["open"][number];
 export type NoticeClass = InboxGroup["notices"][number]["class"];
 
-export const NOTICE_LABELS: Record<NoticeClass, string> = {
-  question: "Question",
-  permission: "Permission",
-  error: "Error",
-  stuck: "Stuck",
-  budget: "Budget",
-  done: "Done",
-  review: "Landed / needs review",
-};
+// The server's own names (one file both sides read); typed against the router's classes.
+export const NOTICE_LABELS: Record<NoticeClass, string> = NOTICE_CLASS_LABELS;
 
 export const NOTICE_CLASS_LIST = Object.keys(NOTICE_LABELS) as NoticeClass[];
 
