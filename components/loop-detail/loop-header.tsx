@@ -10,7 +10,6 @@ import type { LoopDetail } from "@/components/shared/api-types";
 import { Badge } from "@/components/ui/badge";
 import { Stat } from "@/components/ui/stat";
 import { CostPerVerified } from "@/components/loops/cost-per-verified";
-import { ProgressBar } from "@/components/ui/progress-bar";
 import {
   budgetShare,
   formatDuration,
@@ -18,14 +17,12 @@ import {
   formatScore,
   formatUsd,
   healthTone,
-  limitResumeText,
-  statusDisplay,
   stopTypeLabel,
   type LoopStatusName,
 } from "@/components/loops/format";
 import { SandboxOffBadge } from "@/components/loops/sandbox-badge";
 import { budgetThrottleText, headerForecast, iterationCount } from "./header-forecast";
-import { AlarmBadges } from "@/components/loops/loop-cells";
+import { AlarmBadges, BudgetBar, LimitResumes, StatusBadge } from "@/components/loops/loop-cells";
 import { NO_EVIDENCE_LABEL } from "@/components/report/report-model";
 
 /** `displayStatus` may run ahead of the server: "interrupting…" shows from the click, not from the next refetch. */
@@ -33,7 +30,6 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
   const { loop, report, forecast, config } = detail;
   // Waiting because the budget throttles it is a state of its own, said with its reason.
   const throttle = displayStatus === "waiting" ? detail.budgetThrottle : null;
-  const status = throttle ? { label: "throttled by budget", tone: "warn" as const } : statusDisplay(displayStatus);
   const throttleText = throttle ? budgetThrottleText(throttle) : null;
   const ended = loop.isTerminal;
   // A loop that has not started has no elapsed time (a fork's snapshot still carries its parent's clock).
@@ -41,7 +37,6 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
   const startedAt = detail.fork ? started : (report?.startedAt ?? started);
   const elapsed = (now: Date) =>
     !started && !ended ? null : ended || !startedAt ? (report?.durationMs ?? null) : now.getTime() - startedAt;
-  const share = budgetShare(loop.costUsd, loop.budgetUsd);
   const remaining = forecast?.remainingIterations ?? Math.max(0, loop.maxIterations - loop.iteration);
   const eta = ended ? null : estimateEtaMs(detail.series, remaining, config?.pacing.delayMs ?? 0);
   const stop = stopTypeLabel(loop.stopType);
@@ -83,13 +78,16 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
           {loop.name && <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-400">{loop.goal}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2" data-testid="loop-status">
-          <Badge tone={status.tone} dot={displayStatus === "running"}>
-            {status.label}
-          </Badge>
+          <StatusBadge
+            status={displayStatus}
+            {...(throttle ? { shown: { label: "throttled by budget", tone: "warn" as const } } : {})}
+          />
           {displayStatus === "waiting_for_limit" && loop.nextRunAt ? (
-            <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="limit-resumes">
-              <NowText serverNow={detail.now}>{(now) => limitResumeText(loop.nextRunAt, now.getTime())}</NowText>
-            </span>
+            <LimitResumes
+              nextRunAt={loop.nextRunAt}
+              serverNow={detail.now}
+              className="text-sm text-slate-600 dark:text-slate-400"
+            />
           ) : null}
           <Badge tone={healthTone(loop.health)}>health: {loop.health}</Badge>
           <SandboxOffBadge parts={detail.unsandboxed} />
@@ -169,12 +167,8 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
             </>
           }
           hint={
-            share != null ? (
-              <ProgressBar
-                value={share}
-                label={`${Math.round(share * 100)}% of the budget spent`}
-                className="mt-1 w-full max-w-[9rem]"
-              />
+            budgetShare(loop.costUsd, loop.budgetUsd) !== null ? (
+              <BudgetBar loop={loop} className="mt-1 w-full max-w-[9rem]" />
             ) : (
               "no budget set"
             )

@@ -4,7 +4,7 @@
 // when its text changes; the list around it does not tick.
 import Link from "next/link";
 import { runningBest } from "@/lib/charts/svg-geometry";
-import { Badge } from "@/components/ui/badge";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { Sparkline } from "@/components/ui/sparkline";
 import type { LoopSummary } from "@/components/shared/api-types";
@@ -21,6 +21,7 @@ import {
   statusDisplay,
   stopTypeLabel,
   type HealthName,
+  type LoopStatusName,
 } from "./format";
 import { alarmsMoveWithTime, allAlarms, type Alarm } from "./loop-alarms";
 import { RunningLine } from "./running-line";
@@ -40,21 +41,55 @@ export function GoalCell({ loop }: { loop: LoopSummary }) {
   );
 }
 
+/** The status badge, with a dot while the loop runs; `shown` replaces the label (the header's "throttled by budget"). */
+export function StatusBadge({ status, shown }: { status: LoopStatusName; shown?: { label: string; tone: BadgeTone } }) {
+  const { label, tone } = shown ?? statusDisplay(status);
+  return (
+    <Badge tone={tone} dot={status === "running"}>
+      {label}
+    </Badge>
+  );
+}
+
+/** When a loop waiting for its provider's usage limit resumes, ticking. */
+export function LimitResumes({
+  nextRunAt,
+  serverNow,
+  className,
+}: {
+  nextRunAt: LoopSummary["nextRunAt"];
+  serverNow?: number | Date | null;
+  className: string;
+}) {
+  return (
+    <span className={className} data-testid="limit-resumes">
+      <NowText serverNow={serverNow}>{(now) => limitResumeText(nextRunAt, now.getTime())}</NowText>
+    </span>
+  );
+}
+
+/** The share of the budget spent, as a bar; nothing when no budget is set. */
+export function BudgetBar({
+  loop,
+  className,
+}: {
+  loop: Pick<LoopSummary, "costUsd" | "budgetUsd">;
+  className: string;
+}) {
+  const share = budgetShare(loop.costUsd, loop.budgetUsd);
+  if (share === null) return null;
+  return <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className={className} />;
+}
+
 /** `running={false}`: the caller shows the running line elsewhere (the phone cards give it a row). */
 export function StatusCell({ loop, running = true }: { loop: LoopSummary; running?: boolean }) {
-  const status = statusDisplay(loop.displayStatus);
   const stop = stopTypeLabel(loop.stopType);
-  const resumes = loop.displayStatus === "waiting_for_limit";
   return (
     <div className="flex flex-col items-start gap-1">
-      <Badge tone={status.tone} dot={loop.displayStatus === "running"}>
-        {status.label}
-      </Badge>
+      <StatusBadge status={loop.displayStatus} />
       {running && <RunningLine loop={loop} />}
-      {resumes && (
-        <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="limit-resumes">
-          <NowText>{(now) => limitResumeText(loop.nextRunAt, now.getTime())}</NowText>
-        </span>
+      {loop.displayStatus === "waiting_for_limit" && (
+        <LimitResumes nextRunAt={loop.nextRunAt} className="text-xs text-slate-600 dark:text-slate-400" />
       )}
       {stop && loop.stopType !== "none" && (
         <span className="text-xs text-slate-500 dark:text-slate-400" title={loop.stopReason ?? undefined}>
@@ -78,16 +113,13 @@ export function ScoreCell({ loop }: { loop: LoopSummary }) {
 }
 
 export function CostCell({ loop }: { loop: LoopSummary }) {
-  const share = budgetShare(loop.costUsd, loop.budgetUsd);
   return (
     <div className="tabular-nums">
       <span>{formatUsd(loop.costUsd)}</span>
       {loop.budgetUsd ? (
         <span className="text-xs text-slate-500 dark:text-slate-400"> / {formatUsd(loop.budgetUsd)}</span>
       ) : null}
-      {share != null && (
-        <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className="mt-1 w-24" />
-      )}
+      <BudgetBar loop={loop} className="mt-1 w-24" />
       {loop.costPerVerifiedUsd !== null && (
         <div className="text-xs text-emerald-800 dark:text-emerald-300">
           <CostPerVerified value={loop.costPerVerifiedUsd} /> per verified task
