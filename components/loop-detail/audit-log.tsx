@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/error-state";
 import { Checkbox } from "@/components/ui/field";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, Td, Th } from "@/components/ui/table";
+import { Table, Td } from "@/components/ui/table";
 import { actorLabel, eventLabel, human, statusWords, stopWords } from "./audit-labels";
 
 const PAGE = 50;
@@ -114,15 +114,7 @@ export function AuditLog({ loopId, live }: { loopId: string; live: AuditEvent[] 
           onChange={(e) => setEverything(e.target.checked)}
         />
       </div>
-      <Table label="Audit log">
-        <thead className="border-b border-slate-200 dark:border-slate-800">
-          <tr>
-            <Th>When</Th>
-            <Th>Who</Th>
-            <Th>What</Th>
-            <Th>Why</Th>
-          </tr>
-        </thead>
+      <Table label="Audit log" columns={["When", "Who", "What", "Why"]}>
         <tbody>
           {events.map((e) => (
             <tr

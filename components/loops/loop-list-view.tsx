@@ -18,7 +18,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { hasFilters, parseListParams, toListInput, toSearch, type ListParams } from "./list-params";
 import { LoopFilters } from "./loop-filters";
-import { LoopCards, LoopTable } from "./loop-table";
+import { LoopList } from "./loop-table";
 import { StartDemoButton } from "./start-demo-button";
 import { SummaryBar, SummaryBarPlaceholder } from "./summary-bar";
 
@@ -100,8 +100,7 @@ export function LoopListView() {
     body = (
       // The time cells render with the list's fetch time until hydrated, as the server did.
       <ServerTime value={renderedAt}>
-        <LoopTable items={items} />
-        <LoopCards items={items} />
+        <LoopList items={items} />
         <nav
           aria-label="Pages"
           className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400"

@@ -1,7 +1,20 @@
 import type { ReactNode, ThHTMLAttributes, TdHTMLAttributes } from "react";
 
-/** A table that scrolls inside its own box on narrow screens, never the page; the box is focusable so keys scroll it. */
-export function Table({ children, label, className = "" }: { children: ReactNode; label: string; className?: string }) {
+/**
+ * A table that scrolls inside its own box on narrow screens, never the page; the box is focusable so keys scroll it.
+ * `columns`: the header row's labels (a table with a header of its own passes it as children instead).
+ */
+export function Table({
+  children,
+  label,
+  columns,
+  className = "",
+}: {
+  children: ReactNode;
+  label: string;
+  columns?: readonly string[];
+  className?: string;
+}) {
   return (
     <div
       role="region"
@@ -10,6 +23,15 @@ export function Table({ children, label, className = "" }: { children: ReactNode
       className={`overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${className}`}
     >
       <table aria-label={label} className="w-full text-left text-sm">
+        {columns && (
+          <thead className="border-b border-slate-200 dark:border-slate-800">
+            <tr>
+              {columns.map((column) => (
+                <Th key={column}>{column}</Th>
+              ))}
+            </tr>
+          </thead>
+        )}
         {children}
       </table>
     </div>
