@@ -3,20 +3,14 @@
 // task, the verdict lines of its last graded iteration, and its diff.
 import Link from "next/link";
 import type { RouterOutputs } from "@/components/shared/api-types";
-import {
-  formatDuration,
-  formatScore,
-  formatTokens,
-  formatUsd,
-  statusDisplay,
-  stopTypeLabel,
-} from "@/components/loops/format";
+import { formatDuration, formatScore, formatTokens, formatUsd, stopTypeLabel } from "@/components/loops/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Stat } from "@/components/ui/stat";
 import { contenderColor } from "@/lib/charts/race-chart";
 import { ContenderDiff } from "./contender-diff";
 import { CostPerVerified } from "@/components/loops/cost-per-verified";
+import { StatusBadge } from "@/components/loops/loop-cells";
 
 type Contender = RouterOutputs["races"]["byId"]["contenders"][number];
 
@@ -34,7 +28,6 @@ export function ContenderCard({
   onPick?: () => void;
   picking: boolean;
 }) {
-  const status = statusDisplay(c.status);
   const name = c.name || c.id;
   return (
     <article
@@ -50,7 +43,7 @@ export function ContenderCard({
             {name}
           </Link>
         </h2>
-        <Badge tone={status.tone}>{status.label}</Badge>
+        <StatusBadge status={c.status} />
         {winner && <Badge tone="good">winner</Badge>}
       </header>
       <p className="font-mono text-xs text-slate-600 dark:text-slate-400">{c.agent}</p>
