@@ -5,13 +5,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { DangerRowAction } from "./danger-row-action";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import type { RouterOutputs } from "@/components/shared/api-types";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage, Field, FormError, SelectField } from "./field";
 import { useFormFields } from "./use-form-fields";
-import { AddForm, Section, ShownOnce } from "./section";
+import { AddForm, Section, ShownOnce, RowList } from "./section";
 
 // Keyed by the router's enums: a kind or delivery status the server adds fails to compile here until named.
 type Kind = RouterOutputs["alerts"]["channels"][number]["events"][number];
@@ -104,9 +105,8 @@ export function AlertsSection() {
           </p>
         </ShownOnce>
       )}
-      {channels.data?.length === 0 && <EmptyState title="No alert channels yet" />}
-      <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label="Alert channels">
-        {channels.data?.map((channel) => (
+      <RowList label="Alert channels" items={channels.data} empty="No alert channels yet">
+        {(channel) => (
           <li key={channel.id} className="space-y-2 py-3">
             <div className="flex flex-wrap items-center gap-3">
               <span className="font-medium">{channel.name}</span>
@@ -134,14 +134,7 @@ export function AlertsSection() {
               >
                 {channel.enabled ? "Disable" : "Enable"}
               </Button>
-              <Button
-                variant="danger"
-                aria-label={`Delete ${channel.name}`}
-                disabled={remove.isPending}
-                onClick={() => remove.mutate({ id: channel.id })}
-              >
-                Delete
-              </Button>
+              <DangerRowAction verb="Delete" name={channel.name} id={channel.id} mutation={remove} />
             </div>
             <KindPicker
               idPrefix={`channel-${channel.id}`}
@@ -149,17 +142,10 @@ export function AlertsSection() {
               onChange={(next) => next.length && update.mutate({ id: channel.id, events: next })}
             />
           </li>
-        ))}
-      </ul>
+        )}
+      </RowList>
 
-      <AddForm
-        title="Add a channel"
-        onSubmit={submit}
-        columns={3}
-        mutation={create}
-        submitLabel="Add channel"
-        className="mb-8"
-      >
+      <AddForm title="Add a channel" onSubmit={submit} mutation={create} submitLabel="Add channel" className="mb-8">
         <Field id="alert-name" label="Name" {...bind("name")} />
         <SelectField id="alert-kind" label="Kind" {...bind("kind")}>
           <option value="webhook">Webhook (signed JSON)</option>

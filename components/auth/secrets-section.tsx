@@ -5,12 +5,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DangerRowAction } from "./danger-row-action";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage, Field, FormError, SelectField } from "./field";
 import { useFormFields } from "./use-form-fields";
 import { draftOf, EMPTY_SCOPE, scopeOf, scopeSummary, SecretScopeFields, type ScopeDraft } from "./secret-scope-fields";
-import { AddForm, Section } from "./section";
+import { AddForm, Section, RowList } from "./section";
 
 const KINDS = ["provider_key", "webhook_secret", "other"] as const;
 type Kind = (typeof KINDS)[number];
@@ -49,9 +49,8 @@ export function SecretsSection() {
       description='Encrypted at rest. Loops reference them by id or name, e.g. "apiKeySecret": "OPENAI_API_KEY"; values are never shown again. Each secret has a scope: who may use it, with which adapters, sent to which hosts.'
     >
       <FormError message={errorMessage(secrets.error) ?? errorMessage(remove.error) ?? errorMessage(setScope.error)} />
-      {secrets.data?.length === 0 && <EmptyState title="No secrets yet" />}
-      <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800">
-        {secrets.data?.map((secret) => (
+      <RowList items={secrets.data} empty="No secrets yet">
+        {(secret) => (
           <li key={secret.name} className="flex flex-wrap items-center gap-3 py-2">
             <span className="font-mono">{secret.name}</span>
             <span className="text-slate-600 dark:text-slate-400">{secret.kind.replace("_", " ")}</span>
@@ -81,14 +80,7 @@ export function SecretsSection() {
                 Set
               </Button>
             ) : (
-              <Button
-                variant="danger"
-                aria-label={`Delete ${secret.name}`}
-                disabled={remove.isPending}
-                onClick={() => secret.id && remove.mutate({ id: secret.id })}
-              >
-                Delete
-              </Button>
+              <DangerRowAction verb="Delete" name={secret.name} id={secret.id} mutation={remove} />
             )}
             {editing && editing.id === secret.id && (
               <form
@@ -117,13 +109,12 @@ export function SecretsSection() {
               </form>
             )}
           </li>
-        ))}
-      </ul>
+        )}
+      </RowList>
 
       <AddForm
         title="Set a secret"
         onSubmit={submit}
-        columns={3}
         mutation={set}
         submitLabel="Save secret"
         notice={

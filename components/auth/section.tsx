@@ -1,6 +1,7 @@
 // The frame of a settings section, its "add one" form, and the notice that shows a new credential once.
 import type { FormEvent, ReactNode } from "react";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { errorMessage, FormError, INPUT } from "./field";
 
 export function Section({
@@ -28,7 +29,7 @@ export function Section({
 export function AddForm({
   title,
   onSubmit,
-  columns,
+  columns = 3,
   mutation,
   submitLabel,
   notice,
@@ -37,7 +38,8 @@ export function AddForm({
 }: {
   title: string;
   onSubmit: (event: FormEvent) => void;
-  columns: 2 | 3;
+  /** Fields per row on wider screens. */
+  columns?: 2 | 3;
   mutation: { error: unknown; isPending: boolean };
   submitLabel: string;
   notice?: ReactNode;
@@ -98,5 +100,28 @@ export function ShownOnce({
         Done
       </Button>
     </div>
+  );
+}
+
+/** A section's list of rows (channels, secrets, tokens), and its empty state once the server says there are none. */
+export function RowList<T>({
+  label,
+  items,
+  empty,
+  children,
+}: {
+  label?: string;
+  items: readonly T[] | undefined;
+  empty: string;
+  /** Renders one row: an `li` with its key. */
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      {items?.length === 0 && <EmptyState title={empty} />}
+      <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label={label}>
+        {items?.map(children)}
+      </ul>
+    </>
   );
 }

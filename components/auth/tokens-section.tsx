@@ -4,13 +4,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DangerRowAction } from "./danger-row-action";
 import { LocalTime } from "@/components/ui/local-time";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorMessage, Field, FormError, SelectField } from "./field";
 import { useFormFields } from "./use-form-fields";
-import { AddForm, Section, ShownOnce } from "./section";
+import { AddForm, Section, ShownOnce, RowList } from "./section";
 
 type Role = "viewer" | "operator" | "admin";
 const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
@@ -60,9 +59,8 @@ export function TokensSection({ role }: { role: Role }) {
           </p>
         </ShownOnce>
       )}
-      {tokens.data?.length === 0 && <EmptyState title="No tokens yet" />}
-      <ul className="mb-6 divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label="API tokens">
-        {tokens.data?.map((token) => (
+      <RowList label="API tokens" items={tokens.data} empty="No tokens yet">
+        {(token) => (
           <li key={token.id} className="flex flex-wrap items-center gap-3 py-2">
             <span className="font-medium">{token.name}</span>
             <span className="font-mono text-slate-600 dark:text-slate-400">{token.prefix}…</span>
@@ -82,21 +80,12 @@ export function TokensSection({ role }: { role: Role }) {
               )}
             </span>
             <span className="ml-auto" />
-            {token.active && (
-              <Button
-                variant="danger"
-                aria-label={`Revoke ${token.name}`}
-                disabled={revoke.isPending}
-                onClick={() => revoke.mutate({ id: token.id })}
-              >
-                Revoke
-              </Button>
-            )}
+            {token.active && <DangerRowAction verb="Revoke" name={token.name} id={token.id} mutation={revoke} />}
           </li>
-        ))}
-      </ul>
+        )}
+      </RowList>
 
-      <AddForm title="Create a token" onSubmit={submit} columns={3} mutation={create} submitLabel="Create token">
+      <AddForm title="Create a token" onSubmit={submit} mutation={create} submitLabel="Create token">
         <Field id="token-name" label="Name" {...bind("name")} />
         <SelectField id="token-role" label="Role" {...bind("role")}>
           {(["viewer", "operator", "admin"] as const)
