@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 import { useMemo } from "react";
 import { contenderKey, prepareRaceChart, type RacePoint } from "@/lib/charts/race-chart";
 import { formatScore } from "@/components/loops/format";
-import { ChartFrame } from "@/components/loop-detail/charts/chart-frame";
+import { CHARTS, ChartFrame } from "@/components/loop-detail/charts/chart-frame";
 
 const RaceScoreDrawing = dynamic(() => import("./race-score-drawing"), { ssr: false });
 
@@ -22,13 +22,8 @@ export function RaceScoreChart({ contenders }: { contenders: { id: string; name:
     .join("; ");
   return (
     <ChartFrame
-      testId="race-score-chart"
-      title="Score over iterations"
-      summary={rows.length ? summary : "no iterations yet"}
-      table={table}
-      points={rows.length}
-      lastX={rows.at(-1)?.iteration ?? null}
-      empty="Scores appear here after the contenders' first iterations."
+      about={CHARTS.race}
+      facts={[rows.length ? summary : "no iterations yet", table, rows.map((r) => r.iteration)]}
     >
       <RaceScoreDrawing rows={rows} contenders={contenders} />
     </ChartFrame>

@@ -4,47 +4,49 @@
 // the point count the tests read, and an empty state while there is nothing
 // to draw yet.
 import { useState, type ReactNode } from "react";
-import type { ChartTableData } from "./chart-summaries";
+import type { ChartFacts } from "./chart-summaries";
 import { ChartTable } from "./chart-table";
 import { WhenVisible } from "@/components/shared/when-visible";
 
+/** What a chart is, whatever it draws: its test id, its title, and what it says while there is nothing to draw. */
+type ChartAbout = readonly [testId: string, title: string, empty: string];
+
+export const CHARTS = {
+  score: ["score-chart", "Score per iteration", "Scores appear here after the first iteration."],
+  cost: ["cost-chart", "Cumulative cost", "Cost appears here after the first iteration."],
+  tokens: ["token-chart", "Tokens per iteration", "Token use appears here after the first iteration."],
+  health: ["health-timeline", "Health lane", "Health appears here after the first iteration."],
+  scorePerDollar: ["score-spend-chart", "Score gained per dollar", "Appears once an iteration has scored."],
+  race: ["race-score-chart", "Score over iterations", "Scores appear here after the contenders' first iterations."],
+} as const satisfies Record<string, ChartAbout>;
+
 export function ChartFrame({
-  title,
-  summary,
-  points,
-  empty,
+  about: [testId, title, empty],
+  facts: [summary, table, drawn],
   children,
   footer,
-  testId,
-  table,
   legend,
   height = "h-60",
-  drawable = points > 0,
-  lastX = null,
+  drawable = drawn.length > 0,
 }: {
-  title: string;
-  summary: ReactNode;
-  points: number;
-  empty: string;
+  about: ChartAbout;
+  /** The summary, the table, and the iterations drawn (their count and the last: the live-agreement test reads them). */
+  facts: ChartFacts;
   children: ReactNode;
   footer?: ReactNode;
-  testId: string;
-  table: ChartTableData;
   /** Shown instead of the summary text in the caption (the summary then only goes to the drawing's label). */
   legend?: ReactNode;
   height?: string;
-  /** Whether there is anything to draw (defaults to points > 0). */
+  /** Whether there is anything to draw (defaults to: any point drawn). */
   drawable?: boolean;
-  /** The last iteration the chart draws (the live-agreement test compares it with the header and the list). */
-  lastX?: number | null;
 }) {
   const [asTable, setAsTable] = useState(false);
-  const label = typeof summary === "string" ? `${title}: ${summary}` : title;
+  const label = `${title}: ${summary}`;
   return (
     <figure
       data-testid={testId}
-      data-points={points}
-      data-last-x={lastX ?? 0}
+      data-points={drawn.length}
+      data-last-x={drawn.at(-1) ?? 0}
       className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
     >
       <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-2">

@@ -11,6 +11,9 @@ export interface ChartTableData {
   rows: (string | number)[][];
 }
 
+/** What a chart's frame states: its summary, its table, and the x of each point it draws (how many, the last). */
+export type ChartFacts = [summary: string, table: ChartTableData, drawn: readonly number[]];
+
 export function scoreSummary(chart: ScoreChart): string {
   const last = chart.rows.at(-1);
   if (!last) return "no iterations yet";
@@ -63,3 +66,31 @@ export const healthSummary = (bands: HealthBand[]) =>
 export function healthTable(bands: HealthBand[]): ChartTableData {
   return { columns: ["Iterations", "Health"], rows: bands.map((b) => [`${b.from}–${b.to}`, b.state]) };
 }
+
+export const scoreFacts = (chart: ScoreChart): ChartFacts => [
+  scoreSummary(chart),
+  scoreTable(chart),
+  chart.rows.map((r) => r.iteration),
+];
+
+/** Only the iterations that spent: the forecast's rows are drawn lightly, not counted. */
+export function costFacts(
+  chart: CostChart,
+  forecast: Pick<CostForecastInput, "projectedTotalCost"> | null,
+): ChartFacts {
+  const spent = chart.rows.filter((r) => r.cost !== null && r.iteration > 0);
+  return [costSummary(chart, forecast), costTable(chart), spent.map((r) => r.iteration)];
+}
+
+export const tokenFacts = (rows: TokenRow[]): ChartFacts => [
+  tokenSummary(rows),
+  tokenTable(rows),
+  rows.map((r) => r.iteration),
+];
+
+/** A band is one point, at the iteration it reaches. */
+export const healthFacts = (bands: HealthBand[]): ChartFacts => [
+  healthSummary(bands),
+  healthTable(bands),
+  bands.map((b) => b.to),
+];

@@ -10,9 +10,9 @@ import { prepareCostChart, type CostForecastInput } from "@/lib/charts/cost-char
 import { handoffIterations } from "@/lib/charts/score-chart";
 import type { ChartInput } from "@/lib/charts/types";
 import { formatUsd } from "@/components/loops/format";
-import { costSummary, costTable } from "./chart-summaries";
+import { costFacts } from "./chart-summaries";
 import { BUDGET, FORECAST } from "./chart-theme";
-import { ChartFrame } from "./chart-frame";
+import { CHARTS, ChartFrame } from "./chart-frame";
 
 // Recharts loads with the drawing, once the chart is drawn (see chart-frame.tsx).
 const CostChartDrawing = dynamic(() => import("./cost-chart-drawing"), { ssr: false });
@@ -32,19 +32,13 @@ export const CostChart = memo(function CostChart({
     [series, budget, forecast, xRange.edge],
   );
   const handoffs = useMemo(() => handoffIterations(series, events), [series, events]);
-  const actual = chart.rows.filter((r) => r.cost !== null && r.iteration > 0).length;
   const drawnMax = chart.rows.reduce((m, r) => Math.max(m, r.cost ?? 0, r.forecast ?? 0), 0);
   const scale = costScale(drawnMax, chart.budget, formatUsd);
   const exhaustedOnChart = chart.exhaustedAt !== null && chart.exhaustedAt <= xRange.edge ? chart.exhaustedAt : null;
   return (
     <ChartFrame
-      testId="cost-chart"
-      title="Cumulative cost"
-      summary={costSummary(chart, forecast)}
-      table={costTable(chart)}
-      points={actual}
-      lastX={chart.rows.filter((r) => r.cost !== null && r.iteration > 0).at(-1)?.iteration ?? null}
-      empty="Cost appears here after the first iteration."
+      about={CHARTS.cost}
+      facts={costFacts(chart, forecast)}
       footer={
         (scale.offScaleLabel || chart.forecastEnd) && (
           <p className="mt-2 flex flex-wrap gap-x-4 text-xs text-slate-600 dark:text-slate-400">

@@ -11,8 +11,8 @@ import { healthBands, healthMarkers, HEALTH_ORDER } from "@/lib/charts/health-ti
 import type { ChartInput } from "@/lib/charts/types";
 import { HEALTH_COLORS } from "./chart-theme";
 import { HEALTH_GLYPHS as GLYPH } from "./health-glyphs";
-import { ChartFrame } from "./chart-frame";
-import { healthSummary, healthTable } from "./chart-summaries";
+import { CHARTS, ChartFrame } from "./chart-frame";
+import { healthFacts } from "./chart-summaries";
 import { MarkerList } from "./marker-list";
 
 // Recharts loads with the drawing, once the chart is drawn (see chart-frame.tsx).
@@ -26,15 +26,10 @@ export const HealthTimeline = memo(function HealthTimeline({ series, events, xRa
   const n = lanes.lanes.length;
   return (
     <ChartFrame
-      testId="health-timeline"
-      title="Health lane"
-      summary={healthSummary(bands)}
-      table={healthTable(bands)}
-      points={bands.length}
-      lastX={bands.at(-1)?.to ?? null}
+      about={CHARTS.health}
+      facts={healthFacts(bands)}
       drawable={bands.length > 0 || markers.length > 0}
       height={n <= 2 ? "h-24" : n <= 4 ? "h-32" : "h-40"}
-      empty="Health appears here after the first iteration."
       legend={states.map((s) => (
         <span key={s} className="inline-flex items-center gap-1">
           <span aria-hidden className="h-2.5 w-2.5 rounded-sm" style={{ background: HEALTH_COLORS[s] }} />

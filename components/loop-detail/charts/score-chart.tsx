@@ -10,8 +10,8 @@ import { prepareScoreChart, summarizeHandoffs } from "@/lib/charts/score-chart";
 import type { ChartInput } from "@/lib/charts/types";
 import { formatScore } from "@/components/loops/format";
 import { HANDOFF, PLATEAU, REGRESSION } from "./chart-theme";
-import { ChartFrame } from "./chart-frame";
-import { scoreSummary, scoreTable } from "./chart-summaries";
+import { CHARTS, ChartFrame } from "./chart-frame";
+import { scoreFacts } from "./chart-summaries";
 import { MarkerList } from "./marker-list";
 
 // Recharts loads with the drawing, once the chart is drawn (see chart-frame.tsx).
@@ -38,13 +38,8 @@ export const ScoreChart = memo(function ScoreChart({
   const handoffs = useMemo(() => summarizeHandoffs(series, events), [series, events]);
   return (
     <ChartFrame
-      testId="score-chart"
-      title="Score per iteration"
-      summary={scoreSummary(chart)}
-      table={scoreTable(chart)}
-      points={chart.rows.length}
-      lastX={chart.rows.at(-1)?.iteration ?? null}
-      empty="Scores appear here after the first iteration."
+      about={CHARTS.score}
+      facts={scoreFacts(chart)}
       footer={
         (chart.markers.length > 0 || handoffs.length > 0) && (
           <MarkerList label="Score notes">

@@ -7,7 +7,7 @@ import { memo, useMemo } from "react";
 import { formatPerDollar, scorePerDollar } from "@/lib/charts/score-per-dollar";
 import type { IterationPoint } from "@/lib/charts/types";
 import { formatScore, formatUsd } from "@/components/loops/format";
-import { ChartFrame } from "./chart-frame";
+import { CHARTS, ChartFrame } from "./chart-frame";
 
 // Recharts loads with the drawing, once the chart is drawn (see chart-frame.tsx).
 const ScoreSpendChartDrawing = dynamic(() => import("./score-spend-chart-drawing"), { ssr: false });
@@ -18,17 +18,14 @@ export const ScoreSpendChart = memo(function ScoreSpendChart({ series }: { serie
   const summary = `${formatPerDollar(data.overall)} overall${
     data.recent !== null ? `, ${formatPerDollar(data.recent)} over the last ${data.window} iterations` : ""
   }`;
+  const table = {
+    columns: ["Iteration", "Spent", "Best so far"],
+    rows: rows.map((r) => [r.iteration, formatUsd(r.spent), formatScore(r.best)]),
+  };
   return (
     <ChartFrame
-      testId="score-spend-chart"
-      title="Score gained per dollar"
-      summary={summary}
-      table={{
-        columns: ["Iteration", "Spent", "Best so far"],
-        rows: rows.map((r) => [r.iteration, formatUsd(r.spent), formatScore(r.best)]),
-      }}
-      points={rows.length}
-      empty="Appears once an iteration has scored."
+      about={CHARTS.scorePerDollar}
+      facts={[summary, table, rows.map((r) => r.iteration)]}
       legend={
         <span data-testid="score-per-dollar">
           {formatPerDollar(data.overall)}
