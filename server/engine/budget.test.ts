@@ -69,7 +69,7 @@ describe("token economics", () => {
     expect(check.overshootUsd).toBeCloseTo(0.0015);
     expect(check.reason).toContain("$0.0165 spent of the $0.015 budget: $0.0015 (10.0%) over");
     expect(check.reason).toContain("iteration 3 cost $0.0065, $0.0015 more than the $0.005 expected");
-    expect(b.costOvershoot(0.015, 0.015, l, "budget")).toBeNull();
+    expect(b.costOvershoot({ spent: 0.015, limit: 0.015, ledger: l, what: "budget" })).toBeNull();
   });
 
   it.each<[string, number, number[], string | null]>([
@@ -85,7 +85,7 @@ describe("token economics", () => {
     ["no limit", 0, [5], null],
   ])("cost ceiling: %s", (_name, limit, costs, reason) => {
     const l = ledger(...costs.map((cost, i) => rec(i + 1, cost)));
-    const hit = b.costCeiling(l.totals.costUsd, limit, l, "cost limit");
+    const hit = b.costCeiling({ spent: l.totals.costUsd, limit, ledger: l, what: "cost limit" });
     if (reason === null) expect(hit).toBeNull();
     else expect(hit?.reason).toContain(reason);
   });

@@ -138,12 +138,20 @@ export function expectedNextSpend(ledger: Pick<BudgetLedger, "recent">, window =
  * Why spend went past `limit`, with the numbers: how far over, and what the
  * last iteration cost against what was expected of it. Null when it did not.
  */
-export function costOvershoot(
-  spent: number,
-  limit: number,
-  ledger: Pick<BudgetLedger, "recent">,
-  what: string,
-): { text: string; overshootUsd: number } | null {
+/** A spend against a cost limit: `what` names the limit in the reason ("budget", "cost limit"). */
+interface SpendAgainst {
+  spent: number;
+  limit: number;
+  ledger: Pick<BudgetLedger, "recent">;
+  what: string;
+}
+
+export function costOvershoot({
+  spent,
+  limit,
+  ledger,
+  what,
+}: SpendAgainst): { text: string; overshootUsd: number } | null {
   if (limit <= 0 || !passes(spent, limit)) return null;
   const over = spent - limit;
   const spends = iterationSpends(ledger.recent);
@@ -166,14 +174,10 @@ export function costOvershoot(
  * Stop before a cost ceiling is passed: the spend so far plus the next
  * iteration's expected cost must stay within `limit`. Null while it does.
  */
-export function costCeiling(
-  spent: number,
-  limit: number,
-  ledger: Pick<BudgetLedger, "recent">,
-  what: string,
-): { reason: string; overshootUsd: number } | null {
+export function costCeiling(against: SpendAgainst): { reason: string; overshootUsd: number } | null {
+  const { spent, limit, ledger, what } = against;
   if (limit <= 0) return null;
-  const over = costOvershoot(spent, limit, ledger, what);
+  const over = costOvershoot(against);
   if (over) return { reason: over.text, overshootUsd: over.overshootUsd };
   if (spent >= limit * (1 - TOLERANCE))
     return { reason: `${usd(spent)} spent of the ${usd(limit)} ${what}`, overshootUsd: 0 };
@@ -215,7 +219,7 @@ export function checkBudget(ledger: BudgetLedger, config: BudgetConfig): BudgetC
     ...(overshootUsd ? { overshootUsd } : {}),
   });
   const costLimit = config.maxCostUsd * config.denyAt;
-  const over = costOvershoot(ledger.totals.costUsd, config.maxCostUsd, ledger, "budget");
+  const over = costOvershoot({ spent: ledger.totals.costUsd, limit: config.maxCostUsd, ledger, what: "budget" });
   if (used >= config.denyAt * (1 - TOLERANCE)) {
     return deny(
       `${percent(used)} of budget used: budget exhausted${over ? ` (${over.text})` : ""}`,

@@ -73,7 +73,8 @@ export const budgetDetector = detector("budget", ({ snapshot, config }) => {
   const used = budgetUsed(snapshot.ledger.totals, config.budget);
   if (config.budget.mode !== "enforce" || used === null || used < config.budget.denyAt) return CONTINUE;
   // Spend past the budget is said plainly, with how far over and which iteration took it there.
-  const over = costOvershoot(snapshot.ledger.totals.costUsd, config.budget.maxCostUsd, snapshot.ledger, "budget");
+  const { ledger } = snapshot;
+  const over = costOvershoot({ spent: ledger.totals.costUsd, limit: config.budget.maxCostUsd, ledger, what: "budget" });
   return stop("budget_exhausted", `${(used * 100).toFixed(1)}% of the budget used${over ? ` (${over.text})` : ""}`, {
     usedFraction: used,
     ...(over ? { overshootUsd: over.overshootUsd } : {}),
@@ -87,7 +88,7 @@ export const budgetDetector = detector("budget", ({ snapshot, config }) => {
  */
 export const costLimitDetector = detector("cost_limit", ({ snapshot, state, config }) => {
   const max = config.stop.maxCost;
-  const hit = costCeiling(state.cumulativeCost, max, snapshot.ledger, "cost limit");
+  const hit = costCeiling({ spent: state.cumulativeCost, limit: max, ledger: snapshot.ledger, what: "cost limit" });
   return hit ? stop("max_cost", hit.reason, { max, overshootUsd: hit.overshootUsd }) : CONTINUE;
 });
 
