@@ -1,3 +1,4 @@
+import type { Command } from "commander";
 // How the CLI prints: JSON for scripts (--json), one plain line per event when
 // stdout is not a terminal (CI logs), and a redrawn status line under the
 // plain lines when it is.
@@ -119,4 +120,21 @@ export function table(rows: string[][]): string {
   return rows
     .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "))
     .join("\n");
+}
+
+/**
+ * A command that reads one thing by id: under --json it prints what `load` returned (or the part
+ * `json` picks), else `print` says it for people.
+ */
+export function readById<T>(
+  command: Command,
+  load: (id: string) => Promise<T>,
+  print: (value: T, id: string) => void,
+  json: (value: T) => unknown = (value) => value,
+): Command {
+  return command.option("--json", "print JSON").action(async (id: string, opts: { json?: boolean }) => {
+    const value = await load(id);
+    if (opts.json) printJson(json(value));
+    else print(value, id);
+  });
 }

@@ -9,7 +9,7 @@ import { AGENTS, buildDefinition, type StartFlags } from "../definition";
 import { ExitWith, UsageError } from "../errors";
 import { EXIT, exitCodeForLoop } from "../exit-codes";
 import { followLoop } from "../follow";
-import { printJson, progressLine, summaryLine, table } from "../output";
+import { printJson, progressLine, readById, summaryLine, table } from "../output";
 
 const client = () => createRalphClient(loadConfig());
 
@@ -103,14 +103,10 @@ export function loopCommands(program: Command) {
       if (page.total > page.items.length) console.log(`(${page.items.length} of ${page.total})`);
     });
 
-  program
-    .command("status")
-    .description("one loop's state")
-    .argument("<id>", "loop id")
-    .option("--json", "print JSON")
-    .action(async (id: string, opts: { json?: boolean }) => {
-      const detail = await client().loops.byId.query({ id });
-      if (opts.json) return printJson({ loop: detail.loop, report: detail.report, pendingGate: detail.pendingGate });
+  readById(
+    program.command("status").description("one loop's state").argument("<id>", "loop id"),
+    (id) => client().loops.byId.query({ id }),
+    (detail, id) => {
       console.log(summaryLine(detail.loop));
       console.log(progressLine(detail.loop));
       if (detail.loop.stopReason) console.log(`reason: ${detail.loop.stopReason}`);
@@ -121,7 +117,9 @@ export function loopCommands(program: Command) {
       }
       const code = exitCodeForLoop(detail.loop, { noBlock: true });
       if (code !== null && code !== EXIT.completed) throw new ExitWith(code);
-    });
+    },
+    (detail) => ({ loop: detail.loop, report: detail.report, pendingGate: detail.pendingGate }),
+  );
 
   program
     .command("watch")

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { createRalphClient } from "../api";
 import { loadConfig } from "../config";
 import { UsageError } from "../errors";
-import { printJson, table } from "../output";
+import { printJson, readById, table } from "../output";
 import { buildRace, type RaceFlags } from "../race-spec";
 
 const client = () => createRalphClient(loadConfig());
@@ -46,14 +46,13 @@ export function raceCommands(program: Command) {
         `race ${created.id} started: ${created.loopIds.length} contenders (loops ${created.loopIds.join(", ")})`,
       );
     });
-  race
-    .command("show")
-    .description("the compare view: each contender's status, score, spend and cost per verified task")
-    .argument("<race>", "race id")
-    .option("--json", "print JSON")
-    .action(async (id: string, opts: { json?: boolean }) => {
-      const r = await client().races.byId.query({ id });
-      if (opts.json) return printJson(r);
+  readById(
+    race
+      .command("show")
+      .description("the compare view: each contender's status, score, spend and cost per verified task")
+      .argument("<race>", "race id"),
+    (id) => client().races.byId.query({ id }),
+    (r) => {
       const winner = r.contenders.find((c) => c.id === r.winnerLoopId);
       console.log(`${r.name || r.id}: ${r.goal.split("\n")[0]}`);
       console.log(
@@ -78,7 +77,8 @@ export function raceCommands(program: Command) {
       console.log(
         `race: $${t.spendUsd.toFixed(4)} spent, ${t.verified} verified, ${usd(t.costPerVerifiedUsd)} per verified task`,
       );
-    });
+    },
+  );
   race
     .command("pick")
     .description("pick the winner (a verified contender): the others stop, the winner goes to the merge queue")
