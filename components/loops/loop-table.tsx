@@ -29,13 +29,13 @@ export function LoopList({ items }: { items: LoopSummary[] }) {
   );
 }
 
+/** A row with an alarm badge in it is tinted (the badges know when time raises one). */
+const ROW =
+  "border-b border-slate-100 last:border-0 has-[[role=alert]]:bg-rose-50/60 dark:border-slate-800 dark:has-[[role=alert]]:bg-rose-950/30";
+
 function LoopRow({ loop }: { loop: LoopSummary }) {
   return (
-    <tr
-      data-testid="loop-row"
-      // A row with an alarm badge in it is tinted (the badges know when time raises one).
-      className="border-b border-slate-100 last:border-0 has-[[role=alert]]:bg-rose-50/60 dark:border-slate-800 dark:has-[[role=alert]]:bg-rose-950/30"
-    >
+    <tr data-testid="loop-row" className={ROW}>
       <Td className="max-w-xs">
         <GoalCell loop={loop} />
         <LoopAlarms loop={loop} />
