@@ -1,6 +1,7 @@
 "use client";
 // The loops as a table (md and wider) and as cards (phones), with the same cells.
 // Neither takes the time: the cells that show it tick on their own.
+import type { ReactNode } from "react";
 import type { LoopSummary } from "@/components/shared/api-types";
 import { Table, Td } from "@/components/ui/table";
 import { CostCell, GoalCell, HealthBadge, LoopAlarms, RelativeTime, ScoreCell, StatusCell } from "./loop-cells";
@@ -83,37 +84,35 @@ function LoopCard({ loop }: { loop: LoopSummary }) {
       <LoopAlarms loop={loop} />
       <SandboxOffBadge parts={loop.unsandboxed} />
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
-        <div>
-          <dt className="text-xs text-slate-500 dark:text-slate-400">Agent · iteration</dt>
-          <dd>
-            {loop.agentKind} ·{" "}
-            <span className="tabular-nums">
-              {loop.iteration} / {loop.maxIterations}
-            </span>
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-500 dark:text-slate-400">Best score</dt>
-          <dd>
-            <ScoreCell loop={loop} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-500 dark:text-slate-400">Cost / budget</dt>
-          <dd>
-            <CostCell loop={loop} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-500 dark:text-slate-400">Health · activity</dt>
-          <dd className="flex flex-wrap items-center gap-1">
-            <HealthBadge health={loop.health} />
-            <span className="text-xs text-slate-600 dark:text-slate-400">
-              <RelativeTime at={loop.lastActivityAt} />
-            </span>
-          </dd>
-        </div>
+        <CardFact label="Agent · iteration">
+          {loop.agentKind} ·{" "}
+          <span className="tabular-nums">
+            {loop.iteration} / {loop.maxIterations}
+          </span>
+        </CardFact>
+        <CardFact label="Best score">
+          <ScoreCell loop={loop} />
+        </CardFact>
+        <CardFact label="Cost / budget">
+          <CostCell loop={loop} />
+        </CardFact>
+        <CardFact label="Health · activity" className="flex flex-wrap items-center gap-1">
+          <HealthBadge health={loop.health} />
+          <span className="text-xs text-slate-600 dark:text-slate-400">
+            <RelativeTime at={loop.lastActivityAt} />
+          </span>
+        </CardFact>
       </dl>
     </li>
+  );
+}
+
+/** One fact on a phone card: its label above its value. */
+function CardFact({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className={className}>{children}</dd>
+    </div>
   );
 }
