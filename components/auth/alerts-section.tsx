@@ -1,7 +1,8 @@
 "use client";
 // Admin: alert channels (generic webhook, Slack, Discord), what each receives,
 // "send test", and the delivery log with its dead letters (and "retry").
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRefresh } from "@/components/shared/use-refresh";
 import { useState, type FormEvent } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -53,13 +54,9 @@ function KindPicker({ value, onChange, idPrefix }: { value: Kind[]; onChange: (v
 
 export function AlertsSection() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const channels = useQuery(trpc.alerts.channels.queryOptions());
   const log = useQuery({ ...trpc.alerts.deliveries.queryOptions({ limit: 50 }), refetchInterval: 5_000 });
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.alerts.channels.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.alerts.deliveries.queryKey() });
-  };
+  const refresh = useRefresh(trpc.alerts.channels.queryKey(), trpc.alerts.deliveries.queryKey());
   const create = useMutation(trpc.alerts.createChannel.mutationOptions({ onSuccess: refresh }));
   const update = useMutation(trpc.alerts.updateChannel.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.alerts.deleteChannel.mutationOptions({ onSuccess: refresh }));

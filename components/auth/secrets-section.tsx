@@ -1,7 +1,8 @@
 "use client";
 // Admin: provider keys and webhook secrets. Values are write-only: the list
 // shows "set" / "not set" and at most the last 4 characters.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRefresh } from "@/components/shared/use-refresh";
 import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -17,9 +18,8 @@ type Kind = (typeof KINDS)[number];
 
 export function SecretsSection() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const secrets = useQuery(trpc.secrets.list.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() });
+  const refresh = useRefresh(trpc.secrets.list.queryKey());
   const set = useMutation(trpc.secrets.set.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.secrets.delete.mutationOptions({ onSuccess: refresh }));
   const setScope = useMutation(trpc.secrets.setScope.mutationOptions({ onSuccess: refresh }));

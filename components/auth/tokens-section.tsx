@@ -1,7 +1,8 @@
 "use client";
 // Personal API tokens for the `ralph` CLI and CI. A new token's value is
 // shown here once, right after it is made; the list only has its prefix.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRefresh } from "@/components/shared/use-refresh";
 import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { DangerRowAction } from "./danger-row-action";
@@ -16,9 +17,8 @@ const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
 
 export function TokensSection({ role }: { role: Role }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const tokens = useQuery(trpc.tokens.list.queryOptions({ all: false }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
+  const refresh = useRefresh(trpc.tokens.list.queryKey());
   const create = useMutation(trpc.tokens.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
   const { form, setForm, bind } = useFormFields({ name: "", role, days: "90" });

@@ -1,6 +1,7 @@
 "use client";
 // Admin: create accounts with a role, change roles, disable and enable.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRefresh } from "@/components/shared/use-refresh";
 import type { FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -14,9 +15,8 @@ type Role = (typeof ROLES)[number];
 
 export function UsersSection({ selfId }: { selfId: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const users = useQuery(trpc.users.list.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
+  const refresh = useRefresh(trpc.users.list.queryKey());
   const update = useMutation(trpc.users.update.mutationOptions({ onSuccess: refresh }));
   const create = useMutation(trpc.users.create.mutationOptions({ onSuccess: refresh }));
   const { form, setForm, bind } = useFormFields({ email: "", name: "", password: "", role: "viewer" as Role });
