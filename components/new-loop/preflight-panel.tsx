@@ -8,6 +8,7 @@ import { useTRPC } from "@/lib/trpc/client";
 import { useSettled } from "@/components/shared/use-settled";
 import { errorMessage } from "@/components/shared/trpc-errors";
 import { Button } from "@/components/ui/button";
+import { FormPanel } from "./form-panel";
 
 const ICON = { ok: "✓", warning: "!", problem: "✗", unknown: "?" } as const;
 const TONE = {
@@ -34,17 +35,18 @@ export function PreflightPanel({ value, enabled }: { value: unknown; enabled: bo
   );
   if (!enabled || checks.length === 0) return null;
   return (
-    <section
-      aria-label="Preflight"
-      data-testid="preflight"
-      className="rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
+    <FormPanel
+      label="Preflight"
+      testId="preflight"
+      title={
+        <>
+          Before it starts{" "}
+          <span className={preflight.data?.ok ? TONE.ok : TONE.problem}>
+            {preflight.data?.ok ? "— ready" : "— fix these first"}
+          </span>
+        </>
+      }
     >
-      <h2 className="font-medium">
-        Before it starts{" "}
-        <span className={preflight.data?.ok ? TONE.ok : TONE.problem}>
-          {preflight.data?.ok ? "— ready" : "— fix these first"}
-        </span>
-      </h2>
       <ul className="mt-2 space-y-1">
         {checks.map((c) => (
           <li key={c.id} data-testid="preflight-check" data-status={c.status} className="flex gap-2">
@@ -91,6 +93,6 @@ export function PreflightPanel({ value, enabled }: { value: unknown; enabled: bo
           )}
         </div>
       )}
-    </section>
+    </FormPanel>
   );
 }

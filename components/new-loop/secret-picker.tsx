@@ -9,6 +9,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc/client";
 import { useSettled } from "@/components/shared/use-settled";
 import { Field, Select, describedBy } from "@/components/ui/field";
+import { FormPanel } from "./form-panel";
 import { getAt, type Path } from "./json-schema";
 
 type Agents = { agent?: unknown; fallbackAgent?: unknown };
@@ -37,12 +38,7 @@ export function SecretPicker({
   const slots = choices.data ?? [];
   if (!enabled || slots.length === 0) return null;
   return (
-    <section
-      aria-label="Stored secrets"
-      data-testid="secret-picker"
-      className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
-    >
-      <h2 className="font-medium">Secrets the agent needs</h2>
+    <FormPanel label="Stored secrets" testId="secret-picker" title="Secrets the agent needs" className="space-y-3">
       {slots.map((slot) => {
         const id = `secret-pick-${slot.path.join("-")}`;
         // The form's value, not the server's echo: the pick shows at once.
@@ -75,6 +71,6 @@ export function SecretPicker({
           </Field>
         );
       })}
-    </section>
+    </FormPanel>
   );
 }
