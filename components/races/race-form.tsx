@@ -81,56 +81,40 @@ export function RaceForm() {
       </div>
       <fieldset className="space-y-3">
         <legend className="text-sm font-medium">Contenders</legend>
-        {draft.contenders.map((c, i) => (
-          <div
-            key={i}
-            className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-4 dark:border-slate-800"
-            data-testid="contender-row"
-          >
-            <Field id={`c${i}-label`} label={`Contender ${i + 1}`}>
+        {draft.contenders.map((c, i) => {
+          // The contender's free-text settings share one markup; ids are `c<row>-<setting>`.
+          const text = (key: "label" | "command" | "model" | "prompt", label: string) => (
+            <Field id={`c${i}-${key}`} label={label}>
               <TextInput
-                id={`c${i}-label`}
-                value={c.label}
-                onChange={(e) => setContender(i, { label: e.target.value })}
+                id={`c${i}-${key}`}
+                value={c[key]}
+                onChange={(e) => setContender(i, { [key]: e.target.value })}
               />
             </Field>
-            <Field id={`c${i}-preset`} label="Agent">
-              <Select
-                id={`c${i}-preset`}
-                value={c.preset}
-                onChange={(e) => setContender(i, { preset: e.target.value as Preset })}
-              >
-                <option value="claude-code">Claude Code</option>
-                <option value="codex">Codex</option>
-                <option value="generic">A command</option>
-              </Select>
-            </Field>
-            {c.preset === "generic" ? (
-              <Field id={`c${i}-command`} label="Command">
-                <TextInput
-                  id={`c${i}-command`}
-                  value={c.command}
-                  onChange={(e) => setContender(i, { command: e.target.value })}
-                />
+          );
+          return (
+            <div
+              key={i}
+              className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-4 dark:border-slate-800"
+              data-testid="contender-row"
+            >
+              {text("label", `Contender ${i + 1}`)}
+              <Field id={`c${i}-preset`} label="Agent">
+                <Select
+                  id={`c${i}-preset`}
+                  value={c.preset}
+                  onChange={(e) => setContender(i, { preset: e.target.value as Preset })}
+                >
+                  <option value="claude-code">Claude Code</option>
+                  <option value="codex">Codex</option>
+                  <option value="generic">A command</option>
+                </Select>
               </Field>
-            ) : (
-              <Field id={`c${i}-model`} label="Model (optional)">
-                <TextInput
-                  id={`c${i}-model`}
-                  value={c.model}
-                  onChange={(e) => setContender(i, { model: e.target.value })}
-                />
-              </Field>
-            )}
-            <Field id={`c${i}-prompt`} label="Added to the goal (optional)">
-              <TextInput
-                id={`c${i}-prompt`}
-                value={c.prompt}
-                onChange={(e) => setContender(i, { prompt: e.target.value })}
-              />
-            </Field>
-          </div>
-        ))}
+              {c.preset === "generic" ? text("command", "Command") : text("model", "Model (optional)")}
+              {text("prompt", "Added to the goal (optional)")}
+            </div>
+          );
+        })}
         <div className="flex gap-2">
           <Button
             type="button"
