@@ -5,12 +5,18 @@
 // back at full resolution (every attempt) up to SERIES_POINTS iterations and
 // downsampled the same way beyond. "Whole loop" goes back.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useId, useMemo, useRef, useState, type FormEvent, type PointerEvent } from "react";
+import { Fragment, useId, useMemo, useRef, useState, type FormEvent, type PointerEvent } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { zoomWindow } from "@/lib/charts/chart-window";
 import type { ChartInput } from "@/lib/charts/types";
 import { Button } from "@/components/ui/button";
 import { ScoreChart } from "./score-chart";
+
+// The form's two ends of the zoom, drawn by one markup.
+const ZOOM_ENDS = [
+  { end: "from", label: "First iteration", placeholder: "from #" },
+  { end: "to", label: "Last iteration", placeholder: "to #" },
+] as const;
 
 export function ZoomableScoreChart({
   loopId,
@@ -103,28 +109,21 @@ export function ZoomableScoreChart({
             ? `#${shown.from}–#${shown.to}${shown.bucketSize > 1 ? `, a point per up to ${shown.bucketSize} iterations` : ", every iteration"}`
             : "Drag across the chart, or zoom to"}
         </span>
-        <label htmlFor={`${formId}-from`} className="sr-only">
-          First iteration
-        </label>
-        <input
-          id={`${formId}-from`}
-          inputMode="numeric"
-          placeholder="from #"
-          value={draft.from}
-          onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
-          className="w-20 rounded border border-slate-300 bg-white px-1.5 py-0.5 tabular-nums dark:border-slate-700 dark:bg-slate-900"
-        />
-        <label htmlFor={`${formId}-to`} className="sr-only">
-          Last iteration
-        </label>
-        <input
-          id={`${formId}-to`}
-          inputMode="numeric"
-          placeholder="to #"
-          value={draft.to}
-          onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
-          className="w-20 rounded border border-slate-300 bg-white px-1.5 py-0.5 tabular-nums dark:border-slate-700 dark:bg-slate-900"
-        />
+        {ZOOM_ENDS.map(({ end, label, placeholder }) => (
+          <Fragment key={end}>
+            <label htmlFor={`${formId}-${end}`} className="sr-only">
+              {label}
+            </label>
+            <input
+              id={`${formId}-${end}`}
+              inputMode="numeric"
+              placeholder={placeholder}
+              value={draft[end]}
+              onChange={(e) => setDraft((d) => ({ ...d, [end]: e.target.value }))}
+              className="w-20 rounded border border-slate-300 bg-white px-1.5 py-0.5 tabular-nums dark:border-slate-700 dark:bg-slate-900"
+            />
+          </Fragment>
+        ))}
         <Button type="submit" variant="secondary" size="sm">
           Zoom
         </Button>
