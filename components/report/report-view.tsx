@@ -78,14 +78,12 @@ export function ReportView({
         </nav>
       </header>
 
-      <Section title="Summary" id="summary">
-        <FactList
-          testId="report-summary"
-          labelWidth="sm:grid-cols-[10rem_1fr]"
-          rows={summaryRows({ loop, report: report.report, series, noEvidence })}
-          valueClass={() => "break-words"}
-        />
-      </Section>
+      <FactSection
+        title="Summary"
+        id="summary"
+        labelWidth="sm:grid-cols-[10rem_1fr]"
+        rows={summaryRows({ loop, report: report.report, series, noEvidence })}
+      />
 
       <Section title="Charts" id="charts">
         <ReportCharts report={report} />
@@ -165,14 +163,13 @@ export function ReportView({
         </div>
       </Section>
 
-      <Section title="Limits in effect" id="limits">
-        <FactList
-          testId="report-limits"
-          labelWidth="sm:grid-cols-[14rem_1fr]"
-          rows={limitRows(report.limits)}
-          valueClass={(v) => (v.includes("(edited") ? "font-medium text-amber-800 dark:text-amber-300" : undefined)}
-        />
-      </Section>
+      <FactSection
+        title="Limits in effect"
+        id="limits"
+        labelWidth="sm:grid-cols-[14rem_1fr]"
+        rows={limitRows(report.limits)}
+        valueClass={(v) => (v.includes("(edited") ? "font-medium text-amber-800 dark:text-amber-300" : undefined)}
+      />
 
       <Section title="Configuration as created (redacted)" id="configuration">
         <details
@@ -193,29 +190,36 @@ export function ReportView({
   );
 }
 
-/** Label and value pairs as a two-column list; `valueClass` styles a value by what it says. */
-function FactList({
-  testId,
+/**
+ * A section of label and value pairs in two columns (test id `report-<id>`);
+ * `valueClass` styles a value by what it says (by default it wraps).
+ */
+function FactSection({
+  title,
+  id,
   labelWidth,
   rows,
-  valueClass,
+  valueClass = () => "break-words",
 }: {
-  testId: string;
+  title: string;
+  id: string;
   labelWidth: "sm:grid-cols-[10rem_1fr]" | "sm:grid-cols-[14rem_1fr]";
   rows: [string, string][];
-  valueClass: (value: string) => string | undefined;
+  valueClass?: (value: string) => string | undefined;
 }) {
   return (
-    <dl
-      data-testid={testId}
-      className={`grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm ${labelWidth} dark:border-slate-800 dark:bg-slate-900`}
-    >
-      {rows.map(([k, v]) => (
-        <div key={k} className="contents">
-          <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
-          <dd className={valueClass(v)}>{v}</dd>
-        </div>
-      ))}
-    </dl>
+    <Section title={title} id={id}>
+      <dl
+        data-testid={`report-${id}`}
+        className={`grid grid-cols-1 gap-x-6 gap-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm ${labelWidth} dark:border-slate-800 dark:bg-slate-900`}
+      >
+        {rows.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="font-medium text-slate-500 dark:text-slate-400">{k}</dt>
+            <dd className={valueClass(v)}>{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </Section>
   );
 }
