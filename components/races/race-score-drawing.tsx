@@ -1,10 +1,10 @@
 "use client";
 // The race chart's drawing, in a chunk of its own with Recharts (loaded when the chart is drawn).
-import { Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Legend, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { contenderColor, contenderKey, type RaceChartRow } from "@/lib/charts/race-chart";
 import { formatScore } from "@/components/loops/format";
 import { AXIS, LEGEND, TOOLTIP } from "@/components/loop-detail/charts/chart-theme";
-import { chartGrid } from "@/components/loop-detail/charts/chart-parts";
+import { chartGrid, pointLine } from "@/components/loop-detail/charts/chart-parts";
 
 export default function RaceScoreDrawing({
   rows,
@@ -21,18 +21,9 @@ export default function RaceScoreDrawing({
         <YAxis tick={AXIS} domain={[0, 1]} tickFormatter={(v: number) => formatScore(v)} />
         <Tooltip {...TOOLTIP} formatter={(v) => (typeof v === "number" ? formatScore(v) : "—")} />
         <Legend {...LEGEND} />
-        {contenders.map((c, i) => (
-          <Line
-            key={c.id}
-            dataKey={contenderKey(c.id)}
-            name={c.name}
-            stroke={contenderColor(i)}
-            strokeWidth={2}
-            dot={{ r: 3 }}
-            connectNulls={false}
-            isAnimationActive={false}
-          />
-        ))}
+        {contenders.map((c, i) =>
+          pointLine({ dataKey: contenderKey(c.id), name: c.name, color: contenderColor(i), r: 3 }),
+        )}
       </LineChart>
     </ResponsiveContainer>
   );

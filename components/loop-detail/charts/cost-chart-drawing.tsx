@@ -6,7 +6,7 @@ import type { CostScale, IterationWindow } from "@/lib/charts/chart-window";
 import type { CostRow } from "@/lib/charts/cost-chart";
 import { formatUsd } from "@/components/loops/format";
 import { AXIS, BUDGET, FORECAST, LEGEND, MEAN, TOOLTIP } from "./chart-theme";
-import { chartGrid, handoffLines, iterationAxis } from "./chart-parts";
+import { chartGrid, handoffLines, iterationAxis, pointLine, targetLine } from "./chart-parts";
 
 export default function CostChartDrawing({
   rows,
@@ -35,16 +35,7 @@ export default function CostChartDrawing({
         />
         <Tooltip {...TOOLTIP} formatter={(v) => (typeof v === "number" ? formatUsd(v) : String(v))} />
         <Legend {...LEGEND} />
-        <Line
-          type="linear"
-          dataKey="cost"
-          name="spent"
-          stroke={MEAN}
-          strokeWidth={2}
-          dot={{ r: 2 }}
-          connectNulls={false}
-          isAnimationActive={false}
-        />
+        {pointLine({ dataKey: "cost", name: "spent", color: MEAN })}
         <Line
           type="linear"
           dataKey="forecast"
@@ -57,19 +48,7 @@ export default function CostChartDrawing({
           connectNulls
           isAnimationActive={false}
         />
-        {scale.budgetLine !== null && (
-          <ReferenceLine
-            y={scale.budgetLine}
-            stroke={BUDGET}
-            strokeDasharray="6 3"
-            label={{
-              value: `budget ${formatUsd(scale.budgetLine)}`,
-              position: "insideTopLeft",
-              fontSize: 11,
-              fill: BUDGET,
-            }}
-          />
-        )}
+        {scale.budgetLine !== null && targetLine(scale.budgetLine, `budget ${formatUsd(scale.budgetLine)}`, BUDGET)}
         {scale.offScaleLabel && (
           <ReferenceLine
             y={scale.top}

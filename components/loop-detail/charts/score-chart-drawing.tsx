@@ -8,7 +8,6 @@ import {
   Line,
   ReferenceArea,
   ReferenceDot,
-  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   YAxis,
@@ -17,7 +16,7 @@ import { useMemo } from "react";
 import type { IterationWindow } from "@/lib/charts/chart-window";
 import { scorerKey, type ScoreChart } from "@/lib/charts/score-chart";
 import { AXIS, BEST, LEGEND, MEAN, PLATEAU, REGRESSION, scorerColor, THRESHOLD, TOOLTIP } from "./chart-theme";
-import { chartGrid, handoffLines, iterationAxis } from "./chart-parts";
+import { chartGrid, handoffLines, iterationAxis, pointLine, targetLine } from "./chart-parts";
 
 export default function ScoreChartDrawing({
   chart,
@@ -76,24 +75,8 @@ export default function ScoreChartDrawing({
             isAnimationActive={false}
           />
         ))}
-        <Line
-          type="linear"
-          dataKey="mean"
-          name="mean"
-          stroke={MEAN}
-          strokeWidth={2.5}
-          dot={{ r: 3, fill: MEAN }}
-          connectNulls
-          isAnimationActive={false}
-        />
-        {chart.threshold !== null && (
-          <ReferenceLine
-            y={chart.threshold}
-            stroke={THRESHOLD}
-            strokeDasharray="6 3"
-            label={{ value: "threshold", position: "insideTopLeft", fontSize: 11, fill: THRESHOLD }}
-          />
-        )}
+        {pointLine({ dataKey: "mean", name: "mean", color: MEAN, width: 2.5, r: 3, filled: true, bridge: true })}
+        {chart.threshold !== null && targetLine(chart.threshold, "threshold", THRESHOLD)}
         {handoffLines(chart.handoffs, { glyph: true })}
         {selection && selection.from !== selection.to && (
           <ReferenceArea

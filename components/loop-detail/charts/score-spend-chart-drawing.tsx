@@ -1,10 +1,10 @@
 "use client";
 // The score-per-dollar chart's drawing, in a chunk of its own with Recharts.
-import { Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ScoreSpendRow } from "@/lib/charts/score-per-dollar";
 import { formatUsd } from "@/components/loops/format";
 import { AXIS, BEST } from "./chart-theme";
-import { chartGrid } from "./chart-parts";
+import { chartGrid, pointLine } from "./chart-parts";
 
 export default function ScoreSpendChartDrawing({ rows }: { rows: ScoreSpendRow[] }) {
   return (
@@ -24,15 +24,7 @@ export default function ScoreSpendChartDrawing({ rows }: { rows: ScoreSpendRow[]
           labelFormatter={(v) => `spent ${typeof v === "number" ? formatUsd(v) : String(v)}`}
           formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))}
         />
-        <Line
-          type="stepAfter"
-          dataKey="best"
-          name="best so far"
-          stroke={BEST}
-          strokeWidth={2}
-          dot={{ r: 2, fill: BEST }}
-          isAnimationActive={false}
-        />
+        {pointLine({ dataKey: "best", name: "best so far", color: BEST, filled: true, step: true })}
       </LineChart>
     </ResponsiveContainer>
   );
