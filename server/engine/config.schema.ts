@@ -11,10 +11,7 @@ const nonNegativeInt = (label: string, value: number) =>
   z.number().int("must be a whole number").min(0, "must not be negative").default(value).describe(label);
 /** One of `values`, `value` when left out. */
 const choice = <const T extends readonly [string, ...string[]]>(values: T, value: T[number], label: string) =>
-  z
-    .enum(values)
-    .default(value)
-    .describe(label);
+  z.enum(values).default(value).describe(label);
 const positiveInt = (label: string, value: number, max?: number) => {
   const int = z.number().int("must be a whole number").min(1, "must be >= 1");
   return (max === undefined ? int : int.max(max, `must be <= ${max}`)).default(value).describe(label);
