@@ -3,14 +3,27 @@
 // (objects, unions, lists of objects) render their children through the form
 // context's SchemaField, which the form fills with this component: the
 // recursion runs through the context, so the modules import one way only.
+import type { ComponentType } from "react";
 import { Checkbox, describedBy, Field, Select, TextArea, TextInput } from "@/components/ui/field";
 import { ArrayField } from "./array-field";
 import { hintFor, type FieldProps } from "./field-props";
 import { useFormContext } from "./form-context";
-import { fieldId, fieldKind, isLongText, labelOf, pathKey } from "./json-schema";
+import { fieldId, fieldKind, isLongText, labelOf, pathKey, type FieldKind } from "./json-schema";
 import { EnumListField, JsonField, NumberListField, StringListField, StringMapField } from "./list-fields";
 import { ObjectField } from "./object-field";
 import { UnionField } from "./union-field";
+
+/** The kinds whose control is a component of its own, given the field's props as they are. */
+const COMPOSITE_FIELDS: Partial<Record<FieldKind, ComponentType<FieldProps>>> = {
+  object: ObjectField,
+  union: UnionField,
+  "object-list": ArrayField,
+  "string-list": StringListField,
+  "number-list": NumberListField,
+  "enum-list": EnumListField,
+  "string-map": StringMapField,
+  json: JsonField,
+};
 
 export function SchemaField(props: FieldProps) {
   const { schema, path, name, value, required } = props;
@@ -29,23 +42,10 @@ export function SchemaField(props: FieldProps) {
     invalid: !!error,
   };
 
-  switch (fieldKind(schema)) {
-    case "object":
-      return <ObjectField {...props} />;
-    case "union":
-      return <UnionField {...props} />;
-    case "object-list":
-      return <ArrayField {...props} />;
-    case "string-list":
-      return <StringListField {...props} />;
-    case "number-list":
-      return <NumberListField {...props} />;
-    case "enum-list":
-      return <EnumListField {...props} />;
-    case "string-map":
-      return <StringMapField {...props} />;
-    case "json":
-      return <JsonField {...props} />;
+  const kind = fieldKind(schema);
+  const Composite = COMPOSITE_FIELDS[kind];
+  if (Composite) return <Composite {...props} />;
+  switch (kind) {
     case "const":
       return null;
     case "boolean":
