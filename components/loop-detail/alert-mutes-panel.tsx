@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { firstErrorMessage } from "@/components/shared/trpc-errors";
 import { useNow } from "@/components/shared/use-now";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, type ButtonVariant } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { useTRPC } from "@/lib/trpc/client";
 
@@ -19,6 +19,9 @@ const KINDS = [
   ["loop_ended", "Loop ended"],
   ["usage_limit", "Usage limit wait"],
 ] as const;
+
+/** A button on a kind's row: `unmute` lifts its mute; otherwise it mutes, for `minutes` or for good. */
+type MuteAction = { verb: string; variant: ButtonVariant; aria: string; unmute?: boolean; minutes?: number };
 
 export function AlertMutesPanel({ loopId, canChange }: { loopId: string; canChange: boolean }) {
   const trpc = useTRPC();
@@ -44,6 +47,13 @@ export function AlertMutesPanel({ loopId, canChange }: { loopId: string; canChan
       <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Alert mutes">
         {KINDS.map(([kind, label]) => {
           const found = active(kind);
+          // A muted kind can be unmuted; one that sends can be snoozed for an hour or muted for good.
+          const actions: MuteAction[] = found
+            ? [{ verb: "Unmute", variant: "ghost", aria: `Unmute ${label}`, unmute: true }]
+            : [
+                { verb: "Snooze 1 h", variant: "ghost", aria: `Snooze ${label} for an hour`, minutes: 60 },
+                { verb: "Mute", variant: "secondary", aria: `Mute ${label}` },
+              ];
           return (
             <li key={kind} className="flex flex-wrap items-center gap-3 py-2">
               <span className="w-48">{label}</span>
@@ -58,31 +68,17 @@ export function AlertMutesPanel({ loopId, canChange }: { loopId: string; canChan
               )}
               <span className="ml-auto" />
               {canChange &&
-                (found ? (
+                actions.map((a) => (
                   <Button
-                    variant="ghost"
-                    aria-label={`Unmute ${label}`}
-                    onClick={() => unmute.mutate({ loopId, kind })}
+                    key={a.verb}
+                    variant={a.variant}
+                    aria-label={a.aria}
+                    onClick={() =>
+                      a.unmute ? unmute.mutate({ loopId, kind }) : mute.mutate({ loopId, kind, minutes: a.minutes })
+                    }
                   >
-                    Unmute
+                    {a.verb}
                   </Button>
-                ) : (
-                  <>
-                    <Button
-                      variant="ghost"
-                      aria-label={`Snooze ${label} for an hour`}
-                      onClick={() => mute.mutate({ loopId, kind, minutes: 60 })}
-                    >
-                      Snooze 1 h
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      aria-label={`Mute ${label}`}
-                      onClick={() => mute.mutate({ loopId, kind })}
-                    >
-                      Mute
-                    </Button>
-                  </>
                 ))}
             </li>
           );
