@@ -1,7 +1,7 @@
-import type { Command } from "commander";
 // How the CLI prints: JSON for scripts (--json), one plain line per event when
 // stdout is not a terminal (CI logs), and a redrawn status line under the
 // plain lines when it is.
+import type { Command } from "commander";
 
 export interface LoopLine {
   id: string;

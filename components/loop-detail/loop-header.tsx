@@ -11,7 +11,6 @@ import { Badge } from "@/components/ui/badge";
 import { Stat } from "@/components/ui/stat";
 import { CostPerVerified } from "@/components/loops/cost-per-verified";
 import {
-  budgetShare,
   formatDuration,
   formatRelative,
   formatScore,
@@ -80,7 +79,7 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
         <div className="flex flex-wrap items-center gap-2" data-testid="loop-status">
           <StatusBadge
             status={displayStatus}
-            {...(throttle ? { shown: { label: "throttled by budget", tone: "warn" as const } } : {})}
+            shown={throttle ? { label: "throttled by budget", tone: "warn" } : null}
           />
           {displayStatus === "waiting_for_limit" && loop.nextRunAt ? (
             <LimitResumes
@@ -166,13 +165,7 @@ export function LoopHeader({ detail, displayStatus }: { detail: LoopDetail; disp
               ) : null}
             </>
           }
-          hint={
-            budgetShare(loop.costUsd, loop.budgetUsd) !== null ? (
-              <BudgetBar loop={loop} className="mt-1 w-full max-w-[9rem]" />
-            ) : (
-              "no budget set"
-            )
-          }
+          hint={<BudgetBar loop={loop} className="mt-1 w-full max-w-[9rem]" none="no budget set" />}
         />
         <Stat
           label="Best / last score"

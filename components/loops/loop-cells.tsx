@@ -3,6 +3,7 @@
 // Whatever depends on the time is a small leaf of its own that re-renders
 // when its text changes; the list around it does not tick.
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { runningBest } from "@/lib/charts/svg-geometry";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
@@ -42,7 +43,13 @@ export function GoalCell({ loop }: { loop: LoopSummary }) {
 }
 
 /** The status badge, with a dot while the loop runs; `shown` replaces the label (the header's "throttled by budget"). */
-export function StatusBadge({ status, shown }: { status: LoopStatusName; shown?: { label: string; tone: BadgeTone } }) {
+export function StatusBadge({
+  status,
+  shown,
+}: {
+  status: LoopStatusName;
+  shown?: { label: string; tone: BadgeTone } | null;
+}) {
   const { label, tone } = shown ?? statusDisplay(status);
   return (
     <Badge tone={tone} dot={status === "running"}>
@@ -68,16 +75,18 @@ export function LimitResumes({
   );
 }
 
-/** The share of the budget spent, as a bar; nothing when no budget is set. */
+/** The share of the budget spent, as a bar; `none` (or nothing) when no budget is set. */
 export function BudgetBar({
   loop,
   className,
+  none = null,
 }: {
   loop: Pick<LoopSummary, "costUsd" | "budgetUsd">;
   className: string;
+  none?: ReactNode;
 }) {
   const share = budgetShare(loop.costUsd, loop.budgetUsd);
-  if (share === null) return null;
+  if (share === null) return none;
   return <ProgressBar value={share} label={`${Math.round(share * 100)}% of the budget spent`} className={className} />;
 }
 
